@@ -1,0 +1,82 @@
+# cakrylov: communication-avoiding and communication-hiding BiCGStab solvers for PETSc.
+#
+#   make                  build lib/libcakrylov.so against PETSc
+#   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
+#   make demo             load the plugin into a PETSc program and solve with each type
+#   make install PREFIX=  install headers, library and cakrylov.pc
+#   make clean            remove build/ and lib/
+#
+# PETSc is found through PETSC_DIR/PETSC_ARCH; unset, Debian's PETSc 3.18 is used.
+
+CAKRYLOV_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+PETSC_DIR    ?= /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
+PETSC_ARCH   ?=
+
+ifeq ($(wildcard $(PETSC_DIR)/lib/petsc/conf/variables),)
+  $(error No PETSc at PETSC_DIR=$(PETSC_DIR): run share/setup.sh, or set PETSC_DIR (and PETSC_ARCH) to your PETSc)
+endif
+
+# Compilers, flags and PETSC_LIB come from PETSc itself.
+include $(PETSC_DIR)/lib/petsc/conf/variables
+include $(PETSC_DIR)/lib/petsc/conf/rules
+
+.DEFAULT_GOAL := all
+
+BUILDDIR  := $(CAKRYLOV_DIR)/build
+LIBDIR    := $(CAKRYLOV_DIR)/lib
+LIBNAME_CAKRYLOV := $(LIBDIR)/libcakrylov.$(SL_LINKER_SUFFIX)
+PREFIX    ?= /usr/local
+VERSION   := $(shell sed -n 's/^\#define CAKRYLOV_VERSION_STRING "\(.*\)"/\1/p' $(CAKRYLOV_DIR)/include/cakrylov.h)
+
+CAKRYLOV_CFLAGS   := -Wall -Wextra -fvisibility=hidden
+CAKRYLOV_INCLUDES := -I$(CAKRYLOV_DIR)/include
+# What a program that links the library needs (the tests use it too).
+CAKRYLOV_LIB      := -Wl,-rpath,$(LIBDIR) -L$(LIBDIR) -lcakrylov
+
+SRCS := $(sort $(shell cd $(CAKRYLOV_DIR) && find src -name '*.c'))
+OBJS := $(SRCS:%.c=$(BUILDDIR)/obj/%.o)
+
+all: $(LIBNAME_CAKRYLOV)
+
+$(BUILDDIR)/obj/%.o: $(CAKRYLOV_DIR)/%.c
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) -c $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $(C_DEPFLAGS) $< -o $@
+
+$(LIBNAME_CAKRYLOV): $(OBJS)
+	@mkdir -p $(@D)
+	@echo '  LINK  $@'
+	@$(CLINKER) -shared -Wl,-soname,$(@F) -o $@ $(OBJS) $(PETSC_LIB)
+
+-include $(OBJS:%.o=%.d)
+
+# ---- tests: PETSc's harness, driven by gmakefile.test ----
+TESTDIR := $(BUILDDIR)/tests
+test: all $(BUILDDIR)/petsc-examples/ex2
+	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
+	  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
+
+# ---- a small demo: an unmodified PETSc program (PETSc's ksp tutorial ex2) with the plugin ----
+PETSC_EXAMPLES := $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src $(PETSC_DIR)/src))
+$(BUILDDIR)/petsc-examples/%: $(PETSC_EXAMPLES)/ksp/ksp/tutorials/%.c
+	@mkdir -p $(@D)
+	@$(PCC) $(PCC_FLAGS) $(PETSC_CCPPFLAGS) $< -o $@ $(PETSC_LIB)
+
+demo: all $(BUILDDIR)/petsc-examples/ex2
+	@$(CAKRYLOV_DIR)/share/demo.sh $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV)
+
+# ---- install ----
+install: all
+	@mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	cp $(CAKRYLOV_DIR)/include/cakrylov.h $(DESTDIR)$(PREFIX)/include/
+	cp $(LIBNAME_CAKRYLOV) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@PETSC_INCLUDES@|$(PETSC_CC_INCLUDES)|g' -e 's|@PETSC_LIB@|$(PETSC_LIB)|g' \
+	    $(CAKRYLOV_DIR)/share/cakrylov.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cakrylov.pc
+	@echo "Installed cakrylov $(VERSION) in $(DESTDIR)$(PREFIX)"
+
+clean: cakrylov-clean
+cakrylov-clean:
+	rm -rf $(BUILDDIR) $(LIBDIR)
+
+.PHONY: all test demo install clean cakrylov-clean

@@ -1,0 +1,789 @@
+/*
+   KSPCABICGSTAB: s-step (communication-avoiding) BiCGStab, Algorithm 2 of
+   Williams, Lijewski, Almgren, Van Straalen, Carson, Knight, Demmel (IPDPS 2014).
+
+   Per outer iteration (s inner iterations of BiCGStab):
+     P = basis of K_{2s+1}(Â, p),  R = basis of K_{2s}(Â, r)            (4s-1 operator applications)
+     [g, G] = [P, R]^T [rt, P, R]                                       (one local GEMM + ONE MPI_Allreduce)
+     s BiCGStab iterations on length-(4s+1) coordinate vectors a, c, d, e, using T' for Â and G, g for dots
+     [p, r, dx] = [P, R] [a, c, e]                                      (one local GEMM)
+   where Â = A M^{-1} (right preconditioning, the default) or M^{-1} A (left).
+
+   Storage: one contiguous local block V (ld x (4s+2)) holding the columns [rt | P | R], so that the Gram
+   matrix and the rebuild are single BLAS-3 calls. With telescoping, outer iteration k uses
+   s_k = min(s, 2^k) and R starts right after the 2 s_k + 1 columns of P.
+*/
+#include <cakrylov/private/cakrylovimpl.h>
+#include <petsc/private/kspimpl.h>
+#include <petscblaslapack.h>
+
+#define KSPCABICGSTAB_S_MAX 32 /* the Gram matrix of s = 32 already has 129 x 130 entries */
+
+const char *const KSPCABiCGStabBases[] = {"monomial", "KSPCABiCGStabBasis", "KSP_CABICGSTAB_BASIS_", NULL};
+
+typedef struct {
+  /* options */
+  PetscInt           s;         /* maximum number of inner iterations per outer iteration */
+  KSPCABiCGStabBasis basis;     /* polynomial basis of P and R */
+  PetscBool          telescope; /* outer iteration k uses s_k = min(s, 2^k) */
+
+  /* storage, allocated in KSPSetUp() for s_alloc = s */
+  PetscInt     s_alloc;
+  PetscInt     nloc;    /* local length of the vectors */
+  PetscBLASInt ld;      /* leading dimension of V and W: max(nloc, 1) */
+  PetscScalar *V;       /* ld x (4s+2): column 0 is rt, then the 2s_k+1 columns of P, then the 2s_k of R */
+  Vec         *Vcol;    /* the columns of V as Vecs (they share V's memory) */
+  PetscScalar *W;       /* ld x 3: [p, r, dx] rebuilt at the end of an outer iteration */
+  Vec          Wcol[3]; /* the columns of W as Vecs */
+  Vec          t;       /* work vector of the operator application */
+
+  /* small dense arrays on every rank (nb = 4s+1 at most) */
+  PetscScalar *Tp;                         /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
+  PetscScalar *GG;                         /* nb x (nb+1): [g, G] = [P, R]^T [rt, P, R] */
+  PetscScalar *coef;                       /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
+  PetscScalar *Ta, *d, *Td, *GTd, *Gc;     /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
+  PetscScalar *theta, *gamma, *sigma;      /* 2s each: basis recurrence coefficients */
+
+  PetscInt nb_pending; /* nb of the outer iteration whose e is not yet added to x (0: x is current) */
+
+  /* statistics over all solves (shown by KSPView()) */
+  PetscInt nsolves, nouter, ninner, nreductions;
+} KSP_CABiCGStab;
+
+/* s of outer iteration k: min(s, 2^k) with telescoping, s without */
+static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, PetscInt k)
+{
+  if (!cab->telescope || k >= 6) return cab->s; /* 2^6 > KSPCABICGSTAB_S_MAX */
+  return PetscMin(cab->s, (PetscInt)1 << k);
+}
+
+/*
+   The basis polynomials follow   rho_{i+1}(z) = ((z - theta_i) rho_i(z) - sigma_i rho_{i-1}(z)) / gamma_i,
+   so the basis vectors satisfy   Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1},
+   which is column i of T'. A basis is nothing but these coefficients (n of them).
+*/
+static PetscErrorCode KSPCABiCGStabBasisRecurrence(KSP_CABiCGStab *cab, PetscInt n)
+{
+  PetscFunctionBegin;
+  switch (cab->basis) {
+  case KSP_CABICGSTAB_BASIS_MONOMIAL: /* v_{i+1} = Â v_i */
+    for (PetscInt i = 0; i < n; i++) {
+      cab->theta[i] = 0.0;
+      cab->gamma[i] = 1.0;
+      cab->sigma[i] = 0.0;
+    }
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* v[1..n-1] from v[0]: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i */
+static PetscErrorCode KSPCABiCGStabBuildBasis(KSP ksp, Vec v[], PetscInt n)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i + 1 < n; i++) {
+    PetscCall(KSP_PCApplyBAorAB(ksp, v[i], v[i + 1], cab->t));
+    if (cab->theta[i] != 0.0 || (i > 0 && cab->sigma[i] != 0.0)) PetscCall(VecAXPBYPCZ(v[i + 1], -cab->theta[i], i > 0 ? -cab->sigma[i] : 0.0, 1.0, v[i], v[i > 0 ? i - 1 : i]));
+    if (cab->gamma[i] != 1.0) PetscCall(VecScale(v[i + 1], 1.0 / cab->gamma[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* T' (nb x nb, column-major) for s_k: the recurrence of P in the leading 2s_k+1 block, of R in the trailing 2s_k block; the last column of each block is zero */
+static PetscErrorCode KSPCABiCGStabBuildT(KSP_CABiCGStab *cab, PetscInt sk)
+{
+  const PetscInt nb = 4 * sk + 1, off[2] = {0, 2 * sk + 1}, len[2] = {2 * sk + 1, 2 * sk};
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(cab->Tp, nb * nb));
+  for (PetscInt b = 0; b < 2; b++) {
+    for (PetscInt i = 0; i + 1 < len[b]; i++) {
+      const PetscInt col = off[b] + i;
+
+      cab->Tp[(col + 1) + nb * col] = cab->gamma[i];
+      cab->Tp[col + nb * col]       = cab->theta[i];
+      if (i > 0) cab->Tp[(col - 1) + nb * col] = cab->sigma[i];
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x for a small dense n x n matrix A with leading dimension lda */
+static void DenseMult(PetscInt n, const PetscScalar *A, PetscInt lda, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = 0.0;
+  for (PetscInt j = 0; j < n; j++)
+    for (PetscInt i = 0; i < n; i++) y[i] += A[i + lda * j] * x[j];
+}
+
+/* (x, y) of two length-n coordinate vectors (real scalars) */
+static PetscScalar DenseDot(PetscInt n, const PetscScalar *x, const PetscScalar *y)
+{
+  PetscScalar sum = 0.0;
+
+  for (PetscInt i = 0; i < n; i++) sum += x[i] * y[i];
+  return sum;
+}
+
+/*
+   Is the squared norm (x, G x) of the vector [P, R] x resolved by the Gram matrix? Its rounding error is
+   of the order of eps (sum_i |x_i| ||v_i||)^2 = eps (sum_i |x_i| G_ii^{1/2})^2; below a safe multiple of
+   that, the value (even its sign) is noise. Sets Gx = G x and *xGx = (x, G x).
+*/
+#define KSPCABICGSTAB_GRAM_RESOLUTION (1.0e3 * PETSC_MACHINE_EPSILON)
+static PetscBool GramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscScalar *Gx, PetscReal *xGx)
+{
+  PetscReal scale = 0.0;
+
+  DenseMult(n, G, n, x, Gx);
+  *xGx = PetscRealPart(DenseDot(n, x, Gx));
+  for (PetscInt i = 0; i < n; i++) scale += PetscAbsScalar(x[i]) * PetscSqrtReal(PetscAbsScalar(G[i + n * i]));
+  return *xGx > KSPCABICGSTAB_GRAM_RESOLUTION * scale * scale ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* [g, G] = [P, R]^T [rt, P, R]: one local GEMM over the contiguous block, then the ONE global reduction of the outer iteration */
+static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
+{
+  KSP_CABiCGStab   *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscScalar one = 1.0, zero = 0.0;
+  PetscBLASInt      m, n, k;
+  PetscMPIInt       count;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CAGram, ksp, 0, 0, 0));
+  PetscCall(PetscBLASIntCast(nb, &m));
+  PetscCall(PetscBLASIntCast(nb + 1, &n));
+  PetscCall(PetscBLASIntCast(cab->nloc, &k));
+  PetscCall(PetscMPIIntCast(nb * (nb + 1), &count));
+  PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->V, &cab->ld, &zero, cab->GG, &m));
+  PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * (nb + 1)));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->GG, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+  cab->nreductions++;
+  PetscCall(PetscLogEventEnd(CAKRYLOV_CAGram, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* W(:, first : first+ncols) = [P, R] coef(:, first : first+ncols): one local GEMM (no communication) */
+static PetscErrorCode KSPCABiCGStabCombine(KSP ksp, PetscInt nb, PetscInt first, PetscInt ncols)
+{
+  KSP_CABiCGStab   *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscScalar one = 1.0, zero = 0.0;
+  PetscBLASInt      m, n, k;
+
+  PetscFunctionBegin;
+  PetscCall(PetscBLASIntCast(cab->nloc, &m));
+  PetscCall(PetscBLASIntCast(ncols, &n));
+  PetscCall(PetscBLASIntCast(nb, &k));
+  if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->coef + nb * first, &k, &zero, cab->W + cab->ld * first, &cab->ld));
+  PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * ncols));
+  for (PetscInt i = first; i < first + ncols; i++) PetscCall(PetscObjectStateIncrease((PetscObject)cab->Wcol[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = x + M^{-1} dx (right preconditioning) or x + dx (left), where dx = W(:,2) */
+static PetscErrorCode KSPCABiCGStabAddIncrement(KSP ksp, Vec x, Vec y)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (y != x) PetscCall(VecCopy(x, y));
+  if (ksp->pc_side == PC_RIGHT) {
+    PetscCall(KSP_PCApply(ksp, cab->Wcol[2], cab->t));
+    PetscCall(VecAXPY(y, 1.0, cab->t));
+  } else PetscCall(VecAXPY(y, 1.0, cab->Wcol[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A recurrence coefficient that cannot be used ends the solve: NaN/Inf, or an exact zero (breakdown) */
+static PetscBool KSPCABiCGStabUnusable(KSP ksp, PetscScalar v, const char what[])
+{
+  if (PetscIsInfOrNanScalar(v)) ksp->reason = KSP_DIVERGED_NANORINF;
+  else if (v == 0.0) ksp->reason = KSP_DIVERGED_BREAKDOWN;
+  if (ksp->reason) (void)PetscInfo(ksp, "Stopping at iteration %" PetscInt_FMT ": %s = %g\n", ksp->its, what, (double)PetscRealPart(v));
+  return ksp->reason ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Iteration ksp->its is done with residual norm rnorm: history, monitors, convergence test, iteration limit */
+static PetscErrorCode KSPCABiCGStabCheckConvergence(KSP ksp, PetscReal rnorm)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->rnorm = rnorm;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, rnorm));
+  PetscCall(KSPMonitor(ksp, ksp->its, rnorm));
+  PetscCall((*ksp->converged)(ksp, ksp->its, rnorm, &ksp->reason, ksp->cnvP));
+  if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabNextIteration(KSP ksp)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its++;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  cab->ninner++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  Vec             X = ksp->vec_sol, B = ksp->vec_rhs, *V = cab->Vcol;
+  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt        nloc, sk = KSPCABiCGStabOuterS(cab, 0);
+  PetscReal       dp = 0.0;
+  PetscBool       test_pending = PETSC_FALSE; /* the convergence test of iteration ksp->its waits for the next Gram matrix */
+  PetscBool       restart      = PETSC_FALSE; /* the next outer iteration restarts with p = rt = r */
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(B, &nloc));
+  PetscCheck(nloc == cab->nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vector length %" PetscInt_FMT " differs from the %" PetscInt_FMT " KSPSetUp() saw; call KSPReset() after changing the problem size", nloc, cab->nloc);
+  cab->nsolves++;
+  cab->nb_pending = 0;
+
+  /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), placed where outer iteration 0 keeps R_0; p_0 = rt = r_0 */
+  if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
+  PetscCall(KSPInitialResidual(ksp, X, cab->t, cab->Wcol[0], V[2 + 2 * sk], B));
+  PetscCall(VecCopy(V[2 + 2 * sk], V[1]));
+  PetscCall(VecCopy(V[2 + 2 * sk], V[0]));
+  if (wantnorm) {
+    PetscCall(VecNorm(V[2 + 2 * sk], NORM_2, &dp)); /* the only reduction outside the Gram matrices */
+    cab->nreductions++;
+    KSPCheckNorm(ksp, dp);
+  }
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its = 0;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPCABiCGStabCheckConvergence(ksp, dp));
+  if (!ksp->reason && ksp->max_it <= 0) ksp->reason = KSP_DIVERGED_ITS;
+
+  for (PetscInt k = 0; !ksp->reason; k++) {
+    PetscInt     nb, iR0;
+    PetscScalar *a, *c, *e, *g, *G, rho, alpha, omega, beta;
+
+    sk  = KSPCABiCGStabOuterS(cab, k);
+    nb  = 4 * sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
+    iR0 = 2 * sk + 1;
+    a   = cab->coef;
+    c   = cab->coef + nb;
+    e   = cab->coef + 2 * nb;
+    g   = cab->GG;
+    G   = cab->GG + nb;
+
+    /* lines 6-7: P = [p, Âp, ..., Â^{2s} p], R = [r, Âr, ..., Â^{2s-1} r] (p, r rebuilt by the previous outer iteration) */
+    PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+    if (k > 0) {
+      PetscCall(VecCopy(cab->Wcol[0], V[1]));
+      PetscCall(VecCopy(cab->Wcol[1], V[1 + iR0]));
+      if (restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
+      restart = PETSC_FALSE;
+    }
+    PetscCall(KSPCABiCGStabBasisRecurrence(cab, 2 * sk));
+    PetscCall(KSPCABiCGStabBuildBasis(ksp, V + 1, 2 * sk + 1));
+    PetscCall(KSPCABiCGStabBuildBasis(ksp, V + 1 + iR0, 2 * sk));
+    PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+    PetscCall(KSPCABiCGStabBuildT(cab, sk));
+
+    /* line 8: [g, G] = [P, R]^T [rt, P, R], the one global reduction */
+    PetscCall(KSPCABiCGStabGram(ksp, nb));
+    cab->nouter++;
+    if (test_pending) { /* the previous outer iteration ended on a norm the Gram matrix could not resolve: ||r|| = G(R_0, R_0)^{1/2} now */
+      test_pending = PETSC_FALSE;
+      PetscCall(KSPCABiCGStabCheckConvergence(ksp, PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]))));
+      if (ksp->reason) break;
+    }
+
+    /* line 9: a_0 = e_{P_0}, c_0 = e_{R_0}, e_0 = 0 */
+    PetscCall(PetscArrayzero(cab->coef, 3 * nb));
+    a[0]            = 1.0;
+    c[iR0]          = 1.0;
+    cab->nb_pending = nb;
+    rho             = g[iR0]; /* (rt, r_m) = (g, c_0) */
+    if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) restart = PETSC_TRUE; /* rt orthogonal to r != 0: restart below */
+    else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r = 0 exactly (seen here with KSP_NORM_NONE) */
+    else (void)KSPCABiCGStabUnusable(ksp, rho, "(rt, r)");
+
+    /* lines 10-21: s_k iterations of BiCGStab on the coordinates, no communication */
+    for (PetscInt j = 0; j < sk && !ksp->reason && !restart; j++) {
+      PetscScalar den, qAq, AqAq, rho_new;
+      PetscReal   qq, rr = 0.0;
+
+      DenseMult(nb, cab->Tp, nb, a, cab->Ta);  /* T'a: coordinates of Â p */
+      den = DenseDot(nb, g, cab->Ta);          /* (rt, Â p) = (g, T'a) */
+      if (KSPCABiCGStabUnusable(ksp, den, "(rt, Ap)")) break;
+      alpha = rho / den;                       /* line 11 */
+      if (KSPCABiCGStabUnusable(ksp, alpha, "alpha")) break;
+      for (PetscInt i = 0; i < nb; i++) {
+        e[i] += alpha * a[i];                  /* line 12: x += alpha p */
+        cab->d[i] = c[i] - alpha * cab->Ta[i]; /* line 13: q = r - alpha Â p */
+      }
+      if (!GramResolved(nb, G, cab->d, cab->Gc, &qq)) { /* line 14: q = 0 to the accuracy of the basis: x + alpha p is the */
+        PetscCall(KSPCABiCGStabNextIteration(ksp));      /* new iterate, r = q; restart with p = r and let the next Gram */
+        for (PetscInt i = 0; i < nb; i++) a[i] = c[i] = cab->d[i]; /* matrix measure ||r|| */
+        if (wantnorm) test_pending = PETSC_TRUE;
+        else PetscCall(KSPCABiCGStabCheckConvergence(ksp, 0.0));
+        break;
+      }
+      DenseMult(nb, cab->Tp, nb, cab->d, cab->Td); /* T'd: coordinates of Â q */
+      DenseMult(nb, G, nb, cab->Td, cab->GTd);     /* G T'd */
+      qAq  = DenseDot(nb, cab->d, cab->GTd);       /* (q, Â q)   = (d, G T'd) */
+      AqAq = DenseDot(nb, cab->Td, cab->GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
+      if (KSPCABiCGStabUnusable(ksp, AqAq, "(Aq, Aq)")) break; /* Â q = 0 with q != 0 */
+      omega = qAq / AqAq; /* line 15 */
+      if (KSPCABiCGStabUnusable(ksp, omega, "omega")) break;
+      for (PetscInt i = 0; i < nb; i++) {
+        e[i] += omega * cab->d[i];              /* line 16: x += omega q */
+        c[i] = cab->d[i] - omega * cab->Td[i];  /* line 17: r = q - omega Â q */
+      }
+      PetscCall(KSPCABiCGStabNextIteration(ksp));
+      if (wantnorm) { /* line 18: ||r|| = (c, G c)^{1/2} when the Gram matrix resolves it; else the next one will */
+        if (GramResolved(nb, G, c, cab->Gc, &rr)) rr = PetscSqrtReal(rr);
+        else if (PetscIsInfOrNanReal(rr)) ksp->reason = KSP_DIVERGED_NANORINF;
+        else test_pending = PETSC_TRUE;
+        if (ksp->reason) break;
+      }
+      if (!test_pending) PetscCall(KSPCABiCGStabCheckConvergence(ksp, rr));
+      if (ksp->reason) break;
+      rho_new = DenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
+      if (rho_new == 0.0) { /* rt orthogonal to r (r != 0: not converged): restart below */
+        restart = PETSC_TRUE;
+        break;
+      }
+      if (KSPCABiCGStabUnusable(ksp, rho_new, "(rt, r)")) break;
+      beta = (alpha / omega) * (rho_new / rho); /* line 19 */
+      if (KSPCABiCGStabUnusable(ksp, beta, "beta")) break;
+      for (PetscInt i = 0; i < nb; i++) a[i] = c[i] + beta * (a[i] - omega * cab->Ta[i]); /* line 20: p = r + beta (p - omega Â p) */
+      rho = rho_new;
+      if (test_pending) break;
+    }
+
+    if (restart) { /* exact breakdown (rt, r) = 0 with r != 0: continue from p = rt = r, set at the next outer iteration */
+      PetscCall(PetscInfo(ksp, "(rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", ksp->its));
+      PetscCall(PetscArraycpy(a, c, nb));
+    }
+
+    /* lines 22-24: [p, r, dx] = [P, R][a, c, e] (only dx when the solve ends), x += M^{-1} dx */
+    PetscCall(PetscLogEventBegin(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
+    if (ksp->reason) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
+    else PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
+    PetscCall(KSPCABiCGStabAddIncrement(ksp, X, X));
+    cab->nb_pending = 0;
+    PetscCall(PetscLogEventEnd(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The current iterate, also in the middle of an outer iteration: x_m + M^{-1} [P, R] e */
+static PetscErrorCode KSPBuildSolution_CABiCGStab(KSP ksp, Vec v, Vec *V)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!cab->nb_pending) {
+    if (v) PetscCall(VecCopy(ksp->vec_sol, v));
+    else v = ksp->vec_sol;
+  } else {
+    if (!v) v = cab->Wcol[0]; /* W is free between rebuilds */
+    PetscCall(KSPCABiCGStabCombine(ksp, cab->nb_pending, 2, 1));
+    PetscCall(KSPCABiCGStabAddIncrement(ksp, ksp->vec_sol, v));
+  }
+  if (V) *V = v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A column of a local block as a Vec with the layout of tmpl */
+static PetscErrorCode KSPCABiCGStabWrapColumn(Vec tmpl, PetscScalar *column, Vec *v)
+{
+  MPI_Comm    comm;
+  PetscMPIInt size;
+  PetscInt    n, N, bs;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)tmpl, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecGetLocalSize(tmpl, &n));
+  PetscCall(VecGetSize(tmpl, &N));
+  PetscCall(VecGetBlockSize(tmpl, &bs));
+  if (size == 1) PetscCall(VecCreateSeqWithArray(comm, bs, n, column, v));
+  else PetscCall(VecCreateMPIWithArray(comm, bs, n, N, column, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!cab->s_alloc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDestroyVecs(4 * cab->s_alloc + 2, &cab->Vcol));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&cab->Wcol[i]));
+  PetscCall(VecDestroy(&cab->t));
+  PetscCall(PetscFree2(cab->V, cab->W));
+  PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
+  PetscCall(PetscFree6(cab->Td, cab->GTd, cab->Gc, cab->theta, cab->gamma, cab->sigma));
+  cab->s_alloc = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  s = cab->s, nb = 4 * s + 1;
+  Vec            *tmpl;
+  PetscBool       standard;
+
+  PetscFunctionBegin;
+  PetscCheck(ksp->pc_side != PC_SYMMETRIC, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB does not support symmetric preconditioning; use -ksp_pc_side right or left");
+  PetscCheck(!PetscDefined(USE_COMPLEX), PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB supports real scalars only");
+  if (cab->s_alloc == s) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPReset_CABiCGStab(ksp));
+
+  PetscCall(KSPCreateVecs(ksp, 1, &tmpl, 0, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)tmpl[0], &standard, VECSEQ, VECMPI, ""));
+  PetscCheck(standard, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB keeps its basis in one host memory block and needs VECSEQ or VECMPI vectors, not %s", ((PetscObject)tmpl[0])->type_name);
+  PetscCall(VecGetLocalSize(tmpl[0], &cab->nloc));
+  PetscCall(PetscBLASIntCast(PetscMax(cab->nloc, 1), &cab->ld));
+
+  PetscCall(PetscMalloc2((size_t)cab->ld * (4 * s + 2), &cab->V, (size_t)cab->ld * 3, &cab->W));
+  PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
+  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->V + (size_t)cab->ld * i, &cab->Vcol[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->W + (size_t)cab->ld * i, &cab->Wcol[i]));
+  PetscCall(VecDuplicate(tmpl[0], &cab->t));
+  PetscCall(VecDestroyVecs(1, &tmpl));
+
+  PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
+  PetscCall(PetscMalloc6(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc, 2 * s, &cab->theta, 2 * s, &cab->gamma, 2 * s, &cab->sigma));
+  cab->s_alloc = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscBool       isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  s = %" PetscInt_FMT ", basis %s, telescoping %s\n", cab->s, KSPCABiCGStabBases[cab->basis], cab->telescope ? "on (s_k = min(s, 2^k))" : "off"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrix reduction: %" PetscInt_FMT " scalars per outer iteration at s\n", (4 * cab->s + 1) * (4 * cab->s + 2)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " outer iterations (Gram matrices), %" PetscInt_FMT " inner iterations, %" PetscInt_FMT " global reductions\n", cab->nsolves, cab->nouter, cab->ninner, cab->nreductions));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
+{
+  KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscInt           s   = cab->s;
+  KSPCABiCGStabBasis basis = cab->basis;
+  PetscBool          telescope = cab->telescope, flg;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP CABiCGStab options");
+  PetscCall(PetscOptionsInt("-ksp_cabicgstab_s", "Inner iterations per global reduction", "KSPCABiCGStabSetS", s, &s, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetS(ksp, s));
+  PetscCall(PetscOptionsEnum("-ksp_cabicgstab_basis", "Polynomial basis of the Krylov subspaces", "KSPCABiCGStabSetBasis", KSPCABiCGStabBases, (PetscEnum)basis, (PetscEnum *)&basis, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetBasis(ksp, basis));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_telescope", "Outer iteration k uses s_k = min(s, 2^k)", "KSPCABiCGStabSetTelescope", telescope, &telescope, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetTelescope(ksp, telescope));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabSetS_CABiCGStab(KSP ksp, PetscInt s)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(s >= 1 && s <= KSPCABICGSTAB_S_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCABICGSTAB s = %" PetscInt_FMT " is out of range: 1 <= s <= %d", s, KSPCABICGSTAB_S_MAX);
+  if (s != cab->s && cab->s_alloc) ksp->setupstage = KSP_SETUP_NEW; /* KSPSetUp() reallocates for the new s */
+  cab->s = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetS_CABiCGStab(KSP ksp, PetscInt *s)
+{
+  PetscFunctionBegin;
+  *s = ((KSP_CABiCGStab *)ksp->data)->s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabSetBasis_CABiCGStab(KSP ksp, KSPCABiCGStabBasis basis)
+{
+  PetscFunctionBegin;
+  PetscCheck(basis == KSP_CABICGSTAB_BASIS_MONOMIAL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Unknown KSPCABiCGStabBasis %d", (int)basis);
+  ((KSP_CABiCGStab *)ksp->data)->basis = basis;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetBasis_CABiCGStab(KSP ksp, KSPCABiCGStabBasis *basis)
+{
+  PetscFunctionBegin;
+  *basis = ((KSP_CABiCGStab *)ksp->data)->basis;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabSetTelescope_CABiCGStab(KSP ksp, PetscBool telescope)
+{
+  PetscFunctionBegin;
+  ((KSP_CABiCGStab *)ksp->data)->telescope = telescope;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetTelescope_CABiCGStab(KSP ksp, PetscBool *telescope)
+{
+  PetscFunctionBegin;
+  *telescope = ((KSP_CABiCGStab *)ksp->data)->telescope;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPReset_CABiCGStab(ksp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetBasis_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", NULL));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabSetS - Sets s, the number of BiCGStab iterations per global reduction of `KSPCABICGSTAB`
+
+  Logically Collective
+
+  Input Parameters:
++ ksp - the Krylov solver
+- s   - 1 <= s <= 32 (default 4)
+
+  Options Database Key:
+. -ksp_cabicgstab_s <s> - set s
+
+  Notes:
+  Each outer iteration builds 4s+1 basis vectors (4s-1 operator applications) and reduces a
+  (4s+1) x (4s+2) Gram matrix. The monomial basis loses accuracy beyond s of about 4.
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetS()`, `KSPCABiCGStabSetTelescope()`
+@*/
+PetscErrorCode KSPCABiCGStabSetS(KSP ksp, PetscInt s)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(ksp, s, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetS_C", (KSP, PetscInt), (ksp, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetS - Gets s, the number of BiCGStab iterations per global reduction of `KSPCABICGSTAB`
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. s - the s-step parameter
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetS()`
+@*/
+PetscErrorCode KSPCABiCGStabGetS(KSP ksp, PetscInt *s)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(s, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetS_C", (KSP, PetscInt *), (ksp, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabSetBasis - Sets the polynomial basis `KSPCABICGSTAB` uses for its Krylov subspaces
+
+  Logically Collective
+
+  Input Parameters:
++ ksp   - the Krylov solver
+- basis - `KSP_CABICGSTAB_BASIS_MONOMIAL` (the default)
+
+  Options Database Key:
+. -ksp_cabicgstab_basis <monomial> - set the basis
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabBasis`, `KSPCABiCGStabGetBasis()`
+@*/
+PetscErrorCode KSPCABiCGStabSetBasis(KSP ksp, KSPCABiCGStabBasis basis)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, basis, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetBasis_C", (KSP, KSPCABiCGStabBasis), (ksp, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetBasis - Gets the polynomial basis of `KSPCABICGSTAB`
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. basis - the basis
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabBasis`, `KSPCABiCGStabSetBasis()`
+@*/
+PetscErrorCode KSPCABiCGStabGetBasis(KSP ksp, KSPCABiCGStabBasis *basis)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(basis, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetBasis_C", (KSP, KSPCABiCGStabBasis *), (ksp, basis));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabSetTelescope - Turns telescoping of s on or off for `KSPCABICGSTAB`
+
+  Logically Collective
+
+  Input Parameters:
++ ksp       - the Krylov solver
+- telescope - `PETSC_TRUE` (default): outer iteration k = 0, 1, 2, ... uses s_k = min(s, 2^k); `PETSC_FALSE`: always s
+
+  Options Database Key:
+. -ksp_cabicgstab_telescope <bool> - telescoping on or off
+
+  Notes:
+  Telescoping keeps easy solves (a few iterations, as many multigrid bottom solves are) from paying
+  for a full basis and Gram matrix of size s, while hard solves reach s after a few outer iterations.
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetTelescope()`, `KSPCABiCGStabSetS()`
+@*/
+PetscErrorCode KSPCABiCGStabSetTelescope(KSP ksp, PetscBool telescope)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, telescope, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetTelescope_C", (KSP, PetscBool), (ksp, telescope));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetTelescope - Tells whether `KSPCABICGSTAB` telescopes s
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. telescope - `PETSC_TRUE` if telescoping is on
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetTelescope()`
+@*/
+PetscErrorCode KSPCABiCGStabGetTelescope(KSP ksp, PetscBool *telescope)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(telescope, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetTelescope_C", (KSP, PetscBool *), (ksp, telescope));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   KSPCABICGSTAB - s-step (communication-avoiding) BiCGStab: one global reduction per s iterations
+
+   Options Database Keys:
++  -ksp_cabicgstab_s <4>                  - inner iterations per outer iteration (global reduction), 1 <= s <= 32
+.  -ksp_cabicgstab_basis <monomial>       - polynomial basis of the Krylov subspaces
+-  -ksp_cabicgstab_telescope <true>       - outer iteration k uses s_k = min(s, 2^k)
+
+   Level: intermediate
+
+   Notes:
+   Each outer iteration computes bases P of K_{2s+1}(Â, p) and R of K_{2s}(Â, r), forms the Gram matrix
+   [g, G] = [P, R]^T [rt, P, R] with one local BLAS-3 product and exactly one `MPI_Allreduce`, runs s
+   BiCGStab iterations on length-(4s+1) coordinate vectors (no communication, no work of length N),
+   and rebuilds p, r and x with one more local product. A solve issues one reduction for the initial
+   residual norm (none with `KSP_NORM_NONE`) and one per outer iteration: about 1/s per iteration,
+   against 3-4 for `KSPBCGS`.
+
+   Right preconditioning (Â = A M^{-1}) is the default, with the unpreconditioned residual norm; the
+   solution is updated with one preconditioner application per outer iteration. Left preconditioning
+   uses the preconditioned norm; `KSP_NORM_NONE` is supported with either side. Residual norms come
+   from (c, G c)^{1/2}, without communication; round-off can make (c, G c) slightly negative, which
+   counts as zero (the paper's Section V.C).
+
+   Each inner iteration counts in `KSPGetIterationNumber()` and goes through the monitors and the
+   convergence test, so iteration counts compare with `KSPBCGS`; `KSPBuildSolution()` and
+   `KSPBuildResidual()` give the current iterate at any inner iteration. Breakdowns ((rt, r) = 0,
+   (rt, Âp) = 0, omega = 0) end the solve with `KSP_DIVERGED_BREAKDOWN`, non-finite coefficients with
+   `KSP_DIVERGED_NANORINF`; x then holds the last finite iterate.
+
+   Cost: 4s+2 vectors of extra memory (the basis and rt, one contiguous block), 4s-1 operator and
+   preconditioner applications per s iterations (about twice `KSPBCGS`). It pays when global reductions
+   dominate: multigrid bottom solves and small-per-rank problems at scale. Real scalars only; the
+   vectors must be `VECSEQ`/`VECMPI`.
+
+   References:
+.  * - S. Williams, M. Lijewski, A. Almgren, B. Van Straalen, E. Carson, N. Knight, J. Demmel,
+   s-step Krylov subspace methods as bottom solvers for geometric multigrid, IPDPS 2014.
+
+.seealso: `KSPCreate()`, `KSPSetType()`, `KSPBCGS`, `KSPCABiCGStabSetS()`, `KSPCABiCGStabSetBasis()`,
+          `KSPCABiCGStabSetTelescope()`, `CAKrylovInitializePackage()`
+M*/
+PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
+{
+  KSP_CABiCGStab *cab;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cab));
+  ksp->data      = (void *)cab;
+  cab->s         = 4;
+  cab->basis     = KSP_CABICGSTAB_BASIS_MONOMIAL;
+  cab->telescope = PETSC_TRUE;
+
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+
+  ksp->ops->setup          = KSPSetUp_CABiCGStab;
+  ksp->ops->solve          = KSPSolve_CABiCGStab;
+  ksp->ops->reset          = KSPReset_CABiCGStab;
+  ksp->ops->destroy        = KSPDestroy_CABiCGStab;
+  ksp->ops->view           = KSPView_CABiCGStab;
+  ksp->ops->setfromoptions = KSPSetFromOptions_CABiCGStab;
+  ksp->ops->buildsolution  = KSPBuildSolution_CABiCGStab;
+  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", KSPCABiCGStabSetS_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", KSPCABiCGStabGetS_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetBasis_C", KSPCABiCGStabSetBasis_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", KSPCABiCGStabGetBasis_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", KSPCABiCGStabSetTelescope_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", KSPCABiCGStabGetTelescope_CABiCGStab));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,50 @@
+/* Package registration: types, log events, finalizer; the -dll_append entry point. */
+#include <cakrylov/private/cakrylovimpl.h>
+
+PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild;
+
+static PetscBool CAKrylovPackageInitialized = PETSC_FALSE;
+
+static PetscErrorCode CAKrylovFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  CAKrylovPackageInitialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  CAKrylovInitializePackage - Registers the cakrylov KSP types and log events with PETSc.
+
+  Not Collective
+
+  Notes:
+  Call it once after `PetscInitialize()` in a program that links `-lcakrylov`; later calls do nothing.
+  A program that loads the library at run time with `-dll_append /path/libcakrylov.so` does not
+  need it: PETSc calls `PetscDLLibraryRegister_cakrylov()`, which calls this function.
+
+  Level: beginner
+
+.seealso: `KSPCABICGSTAB`, `KSPRegister()`
+@*/
+PetscErrorCode CAKrylovInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (CAKrylovPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
+  CAKrylovPackageInitialized = PETSC_TRUE;
+  PetscCall(KSPInitializePackage());
+  PetscCall(KSPRegister(KSPCABICGSTAB, KSPCreate_CABiCGStab));
+  PetscCall(PetscLogEventRegister("CABiCGStabBasis", KSP_CLASSID, &CAKRYLOV_CABasis));
+  PetscCall(PetscLogEventRegister("CABiCGStabGram", KSP_CLASSID, &CAKRYLOV_CAGram));
+  PetscCall(PetscLogEventRegister("CABiCGStabRebld", KSP_CLASSID, &CAKRYLOV_CARebuild));
+  PetscCall(PetscRegisterFinalize(CAKrylovFinalizePackage));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Called by PETSc when the library is loaded with -dll_append / -dll_prepend. */
+CAKRYLOV_EXTERN PetscErrorCode PetscDLLibraryRegister_cakrylov(void);
+PetscErrorCode PetscDLLibraryRegister_cakrylov(void)
+{
+  PetscFunctionBegin;
+  PetscCall(CAKrylovInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
