@@ -132,7 +132,7 @@ static PetscScalar DenseDot(PetscInt n, const PetscScalar *x, const PetscScalar 
    of the order of eps (sum_i |x_i| ||v_i||)^2 = eps (sum_i |x_i| G_ii^{1/2})^2; below a safe multiple of
    that, the value (even its sign) is noise. Sets Gx = G x and *xGx = (x, G x).
 */
-#define KSPCABICGSTAB_GRAM_RESOLUTION (1.0e3 * PETSC_MACHINE_EPSILON)
+#define KSPCABICGSTAB_GRAM_RESOLUTION (16.0 * PETSC_MACHINE_EPSILON)
 static PetscBool GramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscScalar *Gx, PetscReal *xGx)
 {
   PetscReal scale = 0.0;
@@ -370,9 +370,11 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
 
     /* lines 22-24: [p, r, dx] = [P, R][a, c, e] (only dx when the solve ends), x += M^{-1} dx */
     PetscCall(PetscLogEventBegin(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
-    if (ksp->reason) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
-    else PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
-    PetscCall(KSPCABiCGStabAddIncrement(ksp, X, X));
+    if (ksp->reason != KSP_DIVERGED_NANORINF) { /* else the basis may hold Inf/NaN (0 * NaN = NaN): keep x_m, the last finite iterate */
+      if (ksp->reason) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
+      else PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
+      PetscCall(KSPCABiCGStabAddIncrement(ksp, X, X));
+    }
     cab->nb_pending = 0;
     PetscCall(PetscLogEventEnd(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
   }
