@@ -149,6 +149,23 @@ static PetscInt OuterIterations(PetscInt its, PetscInt s, PetscBool telescope)
   return outer;
 }
 
+/* x = KSPSolve(b) from x0, with the global reductions of the solve in nreductions. With warmup, a first solve does
+   the PC's lazy one-time setup (Jacobi creates a vector on first use: a reduction) and the second one is counted. */
+static PetscErrorCode CountedSolve(KSP ksp, Vec b, Vec x0, Vec x, PetscBool warmup)
+{
+  PetscFunctionBegin;
+  if (warmup) {
+    PetscCall(VecCopy(x0, x));
+    PetscCall(KSPSolve(ksp, b, x));
+  }
+  PetscCall(VecCopy(x0, x));
+  nreductions = 0;
+  counting    = PETSC_TRUE;
+  PetscCall(KSPSolve(ksp, b, x));
+  counting = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BadSetters(KSP ksp)
 {
   const PetscInt bad[] = {0, 33};
@@ -224,15 +241,7 @@ int main(int argc, char **argv)
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
   PetscCall(ResidualNorm(ksp, A, b, x0, &r0));
 
-  if (count) { /* a first solve does the PC's lazy one-time setup (e.g. Jacobi creates a vector: a reduction); count the second */
-    PetscCall(VecCopy(x0, x));
-    PetscCall(KSPSolve(ksp, b, x));
-  }
-  PetscCall(VecCopy(x0, x));
-  nreductions = 0;
-  counting    = PETSC_TRUE;
-  PetscCall(KSPSolve(ksp, b, x));
-  counting = PETSC_FALSE;
+  PetscCall(CountedSolve(ksp, b, x0, x, count));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s", type, KSPConvergedReasons[reason]));
@@ -275,15 +284,7 @@ int main(int argc, char **argv)
     PetscCall(KSPSetInitialGuessNonzero(bcgs, nonzero));
     PetscCall(KSPGetPC(bcgs, &bpc));
     PetscCall(PCSetType(bpc, pctype));
-    if (count) {
-      PetscCall(VecCopy(x0, x));
-      PetscCall(KSPSolve(bcgs, b, x));
-    }
-    PetscCall(VecCopy(x0, x));
-    nreductions = 0;
-    counting    = PETSC_TRUE;
-    PetscCall(KSPSolve(bcgs, b, x));
-    counting = PETSC_FALSE;
+    PetscCall(CountedSolve(bcgs, b, x0, x, count));
     PetscCall(KSPGetIterationNumber(bcgs, &its_bcgs));
     allowed = PetscMax(1, (PetscInt)(compare * its_bcgs));
     if (print_its) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bcgs: %" PetscInt_FMT " iterations\n", its_bcgs));
