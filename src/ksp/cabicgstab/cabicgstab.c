@@ -36,6 +36,7 @@ typedef struct {
   PetscScalar *W;       /* ld x 3: [p, r, dx] rebuilt at the end of an outer iteration */
   Vec          Wcol[3]; /* the columns of W as Vecs */
   Vec          t;       /* work vector of the operator application */
+  PetscBool    identity_pc; /* PCNONE without diagonal scaling: Â = A, applied without the copy PCApply would make */
 
   /* small dense arrays on every rank (nb = 4s+1 at most) */
   PetscScalar *Tp;                         /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
@@ -77,6 +78,22 @@ static PetscErrorCode KSPCABiCGStabBasisRecurrence(KSP_CABiCGStab *cab, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = Â x: A M^{-1} x (right) or M^{-1} A x (left); just A x with the identity preconditioner */
+static PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  Mat             A;
+
+  PetscFunctionBegin;
+  if (cab->identity_pc) {
+    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+    PetscCall(KSP_MatMult(ksp, A, x, y));
+    if (ksp->transpose_solve) PetscCall(KSP_RemoveNullSpaceTranspose(ksp, y));
+    else PetscCall(KSP_RemoveNullSpace(ksp, y));
+  } else PetscCall(KSP_PCApplyBAorAB(ksp, x, y, cab->t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* v[1..n-1] from v[0]: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i */
 static PetscErrorCode KSPCABiCGStabBuildBasis(KSP ksp, Vec v[], PetscInt n)
 {
@@ -84,7 +101,7 @@ static PetscErrorCode KSPCABiCGStabBuildBasis(KSP ksp, Vec v[], PetscInt n)
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i + 1 < n; i++) {
-    PetscCall(KSP_PCApplyBAorAB(ksp, v[i], v[i + 1], cab->t));
+    PetscCall(KSPCABiCGStabApplyOperator(ksp, v[i], v[i + 1]));
     if (cab->theta[i] != 0.0 || (i > 0 && cab->sigma[i] != 0.0)) PetscCall(VecAXPBYPCZ(v[i + 1], -cab->theta[i], i > 0 ? -cab->sigma[i] : 0.0, 1.0, v[i], v[i > 0 ? i - 1 : i]));
     if (cab->gamma[i] != 1.0) PetscCall(VecScale(v[i + 1], 1.0 / cab->gamma[i]));
   }
@@ -189,7 +206,7 @@ static PetscErrorCode KSPCABiCGStabAddIncrement(KSP ksp, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (y != x) PetscCall(VecCopy(x, y));
-  if (ksp->pc_side == PC_RIGHT) {
+  if (ksp->pc_side == PC_RIGHT && !cab->identity_pc) {
     PetscCall(KSP_PCApply(ksp, cab->Wcol[2], cab->t));
     PetscCall(VecAXPY(y, 1.0, cab->t));
   } else PetscCall(VecAXPY(y, 1.0, cab->Wcol[2]));
@@ -246,6 +263,13 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   PetscCheck(nloc == cab->nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vector length %" PetscInt_FMT " differs from the %" PetscInt_FMT " KSPSetUp() saw; call KSPReset() after changing the problem size", nloc, cab->nloc);
   cab->nsolves++;
   cab->nb_pending = 0;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCNONE, &cab->identity_pc));
+  if (cab->identity_pc) {
+    PetscBool scaled;
+
+    PetscCall(PCGetDiagonalScale(ksp->pc, &scaled));
+    cab->identity_pc = scaled ? PETSC_FALSE : PETSC_TRUE;
+  }
 
   /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), placed where outer iteration 0 keeps R_0; p_0 = rt = r_0 */
   if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
