@@ -24,6 +24,7 @@
 #define KSPCABICGSTAB "cabicgstab"
 #define KSPRBICGSTAB  "rbicgstab"
 #define KSPPIPEBCGSM  "pipebcgsm"
+#define KSPBCGSM      "bcgsm"
 
 CAKRYLOV_EXTERN PetscErrorCode CAKrylovInitializePackage(void);
 
@@ -49,3 +50,7 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetBasis(KSP, KSPCABiCGStabBasis);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetBasis(KSP, KSPCABiCGStabBasis *);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetTelescope(KSP, PetscBool);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetTelescope(KSP, PetscBool *);
+
+/* KSPPIPEBCGSM: pipelined BiCGStab with merged vector operations */
+CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMSetReplacementPeriod(KSP, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP, PetscInt *);

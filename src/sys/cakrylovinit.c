@@ -1,7 +1,7 @@
 /* Package registration: types, log events, finalizer; the -dll_append entry point. */
 #include <cakrylov/private/cakrylovimpl.h>
 
-PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild;
+PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd;
 
 static PetscBool CAKrylovPackageInitialized = PETSC_FALSE;
 
@@ -24,7 +24,7 @@ static PetscErrorCode CAKrylovFinalizePackage(void)
 
   Level: beginner
 
-.seealso: `KSPCABICGSTAB`, `KSPRegister()`
+.seealso: `KSPCABICGSTAB`, `KSPPIPEBCGSM`, `KSPBCGSM`, `KSPRegister()`
 @*/
 PetscErrorCode CAKrylovInitializePackage(void)
 {
@@ -33,9 +33,15 @@ PetscErrorCode CAKrylovInitializePackage(void)
   CAKrylovPackageInitialized = PETSC_TRUE;
   PetscCall(KSPInitializePackage());
   PetscCall(KSPRegister(KSPCABICGSTAB, KSPCreate_CABiCGStab));
+  PetscCall(KSPRegister(KSPPIPEBCGSM, KSPCreate_PIPEBCGSM));
+  PetscCall(KSPRegister(KSPBCGSM, KSPCreate_BCGSM));
   PetscCall(PetscLogEventRegister("CABiCGStabBasis", KSP_CLASSID, &CAKRYLOV_CABasis));
   PetscCall(PetscLogEventRegister("CABiCGStabGram", KSP_CLASSID, &CAKRYLOV_CAGram));
   PetscCall(PetscLogEventRegister("CABiCGStabRebld", KSP_CLASSID, &CAKRYLOV_CARebuild));
+  PetscCall(PetscLogEventRegister("CAKVecFused", VEC_CLASSID, &CAKRYLOV_VecFused));
+  PetscCall(PetscLogEventRegister("CAKReductionEnd", VEC_CLASSID, &CAKRYLOV_ReductionEnd));
+  /* testing: every fused vector kernel takes its portable fallback (PETSc Vec operations) */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-cakrylov_vec_fallback", &CAKrylovVecFusedForceFallback, NULL));
   PetscCall(PetscRegisterFinalize(CAKrylovFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -3,8 +3,18 @@
 
 #include <cakrylov.h>
 #include <cakrylov/private/compat.h>
+#include <cakrylov/private/vecfused.h>
 
 /* Log events of the library's own kernels (registered in CAKrylovInitializePackage()). */
-PETSC_INTERN PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild;
+PETSC_INTERN PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd;
 
 PETSC_INTERN PetscErrorCode KSPCreate_CABiCGStab(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_BCGSM(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_PIPEBCGSM(KSP);
+
+/* src/ksp/common: helpers of every solver of the library */
+PETSC_INTERN PetscErrorCode CAKrylovKSPConvergenceTest(KSP, PetscReal);
+PETSC_INTERN PetscErrorCode CAKrylovKSPNextIteration(KSP);
+PETSC_INTERN PetscBool      CAKrylovKSPUnusable(KSP, PetscScalar, const char[]);
+PETSC_INTERN PetscErrorCode CAKrylovPCIsIdentity(PC, PetscBool *);
+PETSC_INTERN PetscErrorCode CAKrylovKSPMatMult(KSP, Vec, Vec);

@@ -82,15 +82,10 @@ static PetscErrorCode KSPCABiCGStabBasisRecurrence(KSP_CABiCGStab *cab, PetscInt
 static PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  Mat             A;
 
   PetscFunctionBegin;
-  if (cab->identity_pc) {
-    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-    PetscCall(KSP_MatMult(ksp, A, x, y));
-    if (ksp->transpose_solve) PetscCall(KSP_RemoveNullSpaceTranspose(ksp, y));
-    else PetscCall(KSP_RemoveNullSpace(ksp, y));
-  } else PetscCall(KSP_PCApplyBAorAB(ksp, x, y, cab->t));
+  if (cab->identity_pc) PetscCall(CAKrylovKSPMatMult(ksp, x, y));
+  else PetscCall(KSP_PCApplyBAorAB(ksp, x, y, cab->t));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -213,38 +208,11 @@ static PetscErrorCode KSPCABiCGStabAddIncrement(KSP ksp, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A recurrence coefficient that cannot be used ends the solve: NaN/Inf, or an exact zero (breakdown) */
-static PetscBool KSPCABiCGStabUnusable(KSP ksp, PetscScalar v, const char what[])
-{
-  if (PetscIsInfOrNanScalar(v)) ksp->reason = KSP_DIVERGED_NANORINF;
-  else if (v == 0.0) ksp->reason = KSP_DIVERGED_BREAKDOWN;
-  if (ksp->reason) (void)PetscInfo(ksp, "Stopping at iteration %" PetscInt_FMT ": %s = %g\n", ksp->its, what, (double)PetscRealPart(v));
-  return ksp->reason ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/* Iteration ksp->its is done with residual norm rnorm: history, monitors, convergence test, iteration limit */
-static PetscErrorCode KSPCABiCGStabCheckConvergence(KSP ksp, PetscReal rnorm)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->rnorm = rnorm;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  PetscCall(KSPLogResidualHistory(ksp, rnorm));
-  PetscCall(KSPMonitor(ksp, ksp->its, rnorm));
-  PetscCall((*ksp->converged)(ksp, ksp->its, rnorm, &ksp->reason, ksp->cnvP));
-  if (!ksp->reason && ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPCABiCGStabNextIteration(KSP ksp)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-
   PetscFunctionBegin;
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its++;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  cab->ninner++;
+  PetscCall(CAKrylovKSPNextIteration(ksp));
+  ((KSP_CABiCGStab *)ksp->data)->ninner++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -263,13 +231,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   PetscCheck(nloc == cab->nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vector length %" PetscInt_FMT " differs from the %" PetscInt_FMT " KSPSetUp() saw; call KSPReset() after changing the problem size", nloc, cab->nloc);
   cab->nsolves++;
   cab->nb_pending = 0;
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCNONE, &cab->identity_pc));
-  if (cab->identity_pc) {
-    PetscBool scaled;
-
-    PetscCall(PCGetDiagonalScale(ksp->pc, &scaled));
-    cab->identity_pc = scaled ? PETSC_FALSE : PETSC_TRUE;
-  }
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
 
   /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), placed where outer iteration 0 keeps R_0; p_0 = rt = r_0 */
   if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
@@ -284,7 +246,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its = 0;
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  PetscCall(KSPCABiCGStabCheckConvergence(ksp, dp));
+  PetscCall(CAKrylovKSPConvergenceTest(ksp, dp));
   if (!ksp->reason && ksp->max_it <= 0) ksp->reason = KSP_DIVERGED_ITS;
 
   for (PetscInt k = 0; !ksp->reason; k++) {
@@ -319,7 +281,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
     cab->nouter++;
     if (test_pending) { /* the previous outer iteration ended on a norm the Gram matrix could not resolve: ||r|| = G(R_0, R_0)^{1/2} now */
       test_pending = PETSC_FALSE;
-      PetscCall(KSPCABiCGStabCheckConvergence(ksp, PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]))));
+      PetscCall(CAKrylovKSPConvergenceTest(ksp, PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]))));
       if (ksp->reason) break;
     }
 
@@ -331,7 +293,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
     rho             = g[iR0]; /* (rt, r_m) = (g, c_0) */
     if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) restart = PETSC_TRUE; /* rt orthogonal to r != 0: restart below */
     else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r = 0 exactly (seen here with KSP_NORM_NONE) */
-    else (void)KSPCABiCGStabUnusable(ksp, rho, "(rt, r)");
+    else (void)CAKrylovKSPUnusable(ksp, rho, "(rt, r)");
 
     /* lines 10-21: s_k iterations of BiCGStab on the coordinates, no communication */
     for (PetscInt j = 0; j < sk && !ksp->reason && !restart; j++) {
@@ -340,9 +302,9 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
 
       DenseMult(nb, cab->Tp, nb, a, cab->Ta);  /* T'a: coordinates of Â p */
       den = DenseDot(nb, g, cab->Ta);          /* (rt, Â p) = (g, T'a) */
-      if (KSPCABiCGStabUnusable(ksp, den, "(rt, Ap)")) break;
+      if (CAKrylovKSPUnusable(ksp, den, "(rt, Ap)")) break;
       alpha = rho / den;                       /* line 11 */
-      if (KSPCABiCGStabUnusable(ksp, alpha, "alpha")) break;
+      if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
       for (PetscInt i = 0; i < nb; i++) {
         e[i] += alpha * a[i];                  /* line 12: x += alpha p */
         cab->d[i] = c[i] - alpha * cab->Ta[i]; /* line 13: q = r - alpha Â p */
@@ -351,16 +313,16 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
         PetscCall(KSPCABiCGStabNextIteration(ksp));      /* new iterate, r = q; restart with p = r and let the next Gram */
         for (PetscInt i = 0; i < nb; i++) a[i] = c[i] = cab->d[i]; /* matrix measure ||r|| */
         if (wantnorm) test_pending = PETSC_TRUE;
-        else PetscCall(KSPCABiCGStabCheckConvergence(ksp, 0.0));
+        else PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
         break;
       }
       DenseMult(nb, cab->Tp, nb, cab->d, cab->Td); /* T'd: coordinates of Â q */
       DenseMult(nb, G, nb, cab->Td, cab->GTd);     /* G T'd */
       qAq  = DenseDot(nb, cab->d, cab->GTd);       /* (q, Â q)   = (d, G T'd) */
       AqAq = DenseDot(nb, cab->Td, cab->GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
-      if (KSPCABiCGStabUnusable(ksp, AqAq, "(Aq, Aq)")) break; /* Â q = 0 with q != 0 */
+      if (CAKrylovKSPUnusable(ksp, AqAq, "(Aq, Aq)")) break; /* Â q = 0 with q != 0 */
       omega = qAq / AqAq; /* line 15 */
-      if (KSPCABiCGStabUnusable(ksp, omega, "omega")) break;
+      if (CAKrylovKSPUnusable(ksp, omega, "omega")) break;
       for (PetscInt i = 0; i < nb; i++) {
         e[i] += omega * cab->d[i];              /* line 16: x += omega q */
         c[i] = cab->d[i] - omega * cab->Td[i];  /* line 17: r = q - omega Â q */
@@ -372,16 +334,16 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
         else test_pending = PETSC_TRUE;
         if (ksp->reason) break;
       }
-      if (!test_pending) PetscCall(KSPCABiCGStabCheckConvergence(ksp, rr));
+      if (!test_pending) PetscCall(CAKrylovKSPConvergenceTest(ksp, rr));
       if (ksp->reason) break;
       rho_new = DenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
       if (rho_new == 0.0) { /* rt orthogonal to r (r != 0: not converged): restart below */
         restart = PETSC_TRUE;
         break;
       }
-      if (KSPCABiCGStabUnusable(ksp, rho_new, "(rt, r)")) break;
+      if (CAKrylovKSPUnusable(ksp, rho_new, "(rt, r)")) break;
       beta = (alpha / omega) * (rho_new / rho); /* line 19 */
-      if (KSPCABiCGStabUnusable(ksp, beta, "beta")) break;
+      if (CAKrylovKSPUnusable(ksp, beta, "beta")) break;
       for (PetscInt i = 0; i < nb; i++) a[i] = c[i] + beta * (a[i] - omega * cab->Ta[i]); /* line 20: p = r + beta (p - omega Â p) */
       rho = rho_new;
       if (test_pending) break;
