@@ -3,6 +3,7 @@
 #   make                  build lib/libcakrylov.so against PETSc
 #   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
 #   make demo             load the plugin into a PETSc program and solve with each type
+#   make bench-merged     benchmark bcgsm/pipebcgsm against PETSc's bcgs/pipebcgs (BENCH_ARGS="-n 200 -runs 5")
 #   make install PREFIX=  install headers, library and cakrylov.pc
 #   make clean            remove build/ and lib/
 #
@@ -64,6 +65,17 @@ $(BUILDDIR)/petsc-examples/%: $(PETSC_EXAMPLES)/ksp/ksp/tutorials/%.c
 
 demo: all $(BUILDDIR)/petsc-examples/ex2
 	@$(CAKRYLOV_DIR)/share/demo.sh $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV)
+
+# ---- benchmark: merged BiCGStab (bcgsm, pipebcgsm) against PETSc's bcgs, pipebcgs; writes share/bench/results/merged.txt ----
+$(BUILDDIR)/bench/merged: $(CAKRYLOV_DIR)/share/bench/merged.c $(LIBNAME_CAKRYLOV)
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
+
+bench-merged: all $(BUILDDIR)/bench/merged
+	@$(CAKRYLOV_DIR)/share/bench/merged.sh $(BUILDDIR)/bench/merged $(BENCH_ARGS)
+
+.PHONY: bench-merged
 
 # ---- install ----
 install: all

@@ -1,10 +1,12 @@
-static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n\
+static char help[] = "Regression tests of the library's KSP types (cabicgstab by default, -ksp_type bcgsm|pipebcgsm) on DMDA problems.\n\
   -problem <poisson|convdiff|skew> : 5/7-point Laplacian, upwind convection-diffusion (cell Peclet -peclet), skew-symmetric x-difference\n\
   -dim <2|3>, -n <points per direction>\n\
   -rhs <ones|zero|nan>, -nonzero_guess : right-hand side and initial guess\n\
-  -compare <tol> : also solve with PETSc's KSPBCGS (same PC, side, tolerances) and check |its - its_bcgs| <= max(1, tol its_bcgs)\n\
+  -compare <tol> : also solve with PETSc's -compare_type (default bcgs; same PC, side, tolerances) and check |its - its_ref| <= max(1, tol its_ref)\n\
   -print_its : print the iteration counts\n\
-  -count_reductions : count global reductions during KSPSolve() with an MPI profiling-interface counter\n\
+  -print_history <digits> : print the residual norm history with this many significant digits\n\
+  -check_fallback : solve again with -cakrylov_vec_fallback (fused kernels through PETSc Vec operations), compare iterations and residual history\n\
+  -count_reductions : count global reductions during KSPSolve() with an MPI profiling-interface counter, check the number the type promises\n\
   -bad_setters : call the setters with bad values and print the errors\n\n";
 
 #include <cakrylov.h>
@@ -13,27 +15,30 @@ static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n\
 /* An MPI profiling-interface counter of global reductions (communicators of more than one rank):
    it sees every MPI_Allreduce/MPI_Iallreduce issued by PETSc, the library and this program. */
 static PetscBool counting = PETSC_FALSE;
-static PetscInt  nreductions;
+static PetscInt  nreductions, nnonblocking;
 
-static void CountReduction(MPI_Comm comm)
+static void CountReduction(MPI_Comm comm, PetscBool nonblocking)
 {
   int size;
 
   PMPI_Comm_size(comm, &size);
-  if (counting && size > 1) nreductions++;
+  if (counting && size > 1) {
+    nreductions++;
+    if (nonblocking) nnonblocking++;
+  }
 }
 
 #undef MPI_Allreduce /* PETSc's logging macro: this file defines the function itself */
 #undef MPI_Iallreduce
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-  CountReduction(comm);
+  CountReduction(comm, PETSC_FALSE);
   return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-  CountReduction(comm);
+  CountReduction(comm, PETSC_TRUE);
   return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -159,10 +164,42 @@ static PetscErrorCode CountedSolve(KSP ksp, Vec b, Vec x0, Vec x, PetscBool warm
     PetscCall(KSPSolve(ksp, b, x));
   }
   PetscCall(VecCopy(x0, x));
-  nreductions = 0;
-  counting    = PETSC_TRUE;
+  nreductions  = 0;
+  nnonblocking = 0;
+  counting     = PETSC_TRUE;
   PetscCall(KSPSolve(ksp, b, x));
   counting = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The same solve with every fused vector kernel on its fallback path (PETSc Vec operations): the iteration count
+   must be the same and the residual histories must agree to rounding. The two paths sum dots in different orders;
+   BiCGStab amplifies that to differences of up to about 5e-9 of the largest residual norm of the history in these
+   solves (1e-3 relative to the last, tiny, norms); a wrong kernel differs by O(1) from the first iterations on. */
+static PetscErrorCode CheckFallback(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  const PetscReal *hist;
+  PetscReal       *fast, maxdiff = 0.0, maxnorm = 0.0;
+  PetscInt         nfast, n, its_fast, its;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetIterationNumber(ksp, &its_fast));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &nfast));
+  PetscCall(PetscMalloc1(nfast, &fast));
+  PetscCall(PetscArraycpy(fast, hist, nfast));
+  PetscCall(PetscOptionsSetValue(NULL, "-cakrylov_vec_fallback", "1"));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(PetscOptionsClearValue(NULL, "-cakrylov_vec_fallback"));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &n));
+  for (PetscInt i = 0; i < PetscMin(n, nfast); i++) {
+    maxdiff = PetscMax(maxdiff, PetscAbsReal(hist[i] - fast[i]));
+    maxnorm = PetscMax(maxnorm, fast[i]);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fallback path: same iteration count: %s, residual history within 1e-6 max ||r_i|| of the fast path: %s\n", its == its_fast && n == nfast ? "yes" : "NO", n > 0 && maxdiff <= 1e-6 * maxnorm ? "yes" : "NO"));
+  if (its != its_fast || maxdiff > 1e-6 * maxnorm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  iterations %" PetscInt_FMT " vs %" PetscInt_FMT ", max |difference| / max ||r_i|| = %g\n", its, its_fast, (double)(maxdiff / maxnorm)));
+  PetscCall(PetscFree(fast));
   PetscFunctionReturn(0);
 }
 
@@ -192,9 +229,10 @@ int main(int argc, char **argv)
   PC                 pc;
   Problem            problem = PROBLEM_POISSON;
   Rhs                rhs     = RHS_ONES;
-  PetscInt           dim = 2, n = 24, its, s;
+  PetscInt           dim = 2, n = 24, its, history_digits = 0;
   PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
-  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, telescope;
+  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, iscab;
+  char               compare_type[64] = KSPBCGS;
   KSPConvergedReason reason;
   KSPType            type;
   KSPNormType        normtype;
@@ -208,8 +246,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number of convdiff", NULL, peclet, &peclet, NULL));
   PetscCall(PetscOptionsEnum("-rhs", "Right-hand side", NULL, Rhss, (PetscEnum)rhs, (PetscEnum *)&rhs, NULL));
   PetscCall(PetscOptionsBool("-nonzero_guess", "Start from a nonzero initial guess", NULL, nonzero, &nonzero, NULL));
-  PetscCall(PetscOptionsReal("-compare", "Compare iterations with KSPBCGS, relative tolerance", NULL, compare, &compare, NULL));
+  PetscCall(PetscOptionsReal("-compare", "Compare iterations with -compare_type, relative tolerance", NULL, compare, &compare, NULL));
+  PetscCall(PetscOptionsString("-compare_type", "PETSc KSP type to compare with", NULL, compare_type, compare_type, sizeof(compare_type), NULL));
   PetscCall(PetscOptionsBool("-print_its", "Print iteration counts", NULL, print_its, &print_its, NULL));
+  PetscCall(PetscOptionsInt("-print_history", "Print the residual history with this many significant digits", NULL, history_digits, &history_digits, NULL));
+  PetscCall(PetscOptionsBool("-check_fallback", "Compare with the fallback path of the fused kernels", NULL, check_fallback, &check_fallback, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions in KSPSolve()", NULL, count, &count, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
   PetscOptionsEnd();
@@ -233,10 +274,12 @@ int main(int argc, char **argv)
   PetscCall(KSPSetType(ksp, KSPCABICGSTAB));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
   PetscCall(KSPSetInitialGuessNonzero(ksp, nonzero));
+  PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
   PetscCall(KSPSetFromOptions(ksp));
   if (bad_setters) PetscCall(BadSetters(ksp));
   PetscCall(KSPSetUp(ksp));
   PetscCall(KSPGetType(ksp, &type));
+  PetscCall(PetscStrcmp(type, KSPCABICGSTAB, &iscab));
   PetscCall(KSPGetNormType(ksp, &normtype));
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
   PetscCall(ResidualNorm(ksp, A, b, x0, &r0));
@@ -255,43 +298,69 @@ int main(int argc, char **argv)
     if (r1 > rtol * r0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  ||r|| / ||r0|| = %g, rtol = %g\n", (double)(r1 / r0), (double)rtol));
   }
 
-  if (count) {
-    PetscInt expected;
+  if (history_digits > 0) {
+    const PetscReal *hist;
+    PetscInt         nhist;
 
-    PetscCall(KSPCABiCGStabGetS(ksp, &s));
-    PetscCall(KSPCABiCGStabGetTelescope(ksp, &telescope));
-    expected = (normtype != KSP_NORM_NONE ? 1 : 0) + OuterIterations(its, s, telescope);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve: %" PetscInt_FMT " for %" PetscInt_FMT " iterations; expected %s%" PetscInt_FMT " outer iterations (s = %" PetscInt_FMT ", telescoping %s) = %" PetscInt_FMT ": %s\n", nreductions, its,
-                          normtype != KSP_NORM_NONE ? "1 initial norm + " : "", OuterIterations(its, s, telescope), s, telescope ? "on" : "off", expected, nreductions == expected ? "yes" : "NO"));
+    PetscCall(KSPGetResidualHistory(ksp, &hist, &nhist));
+    for (PetscInt i = 0; i < nhist; i++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%3" PetscInt_FMT " %.*e\n", i, (int)history_digits - 1, (double)hist[i]));
   }
 
-  if (compare >= 0.0) { /* the same solve with PETSc's BiCGStab */
-    KSP      bcgs;
+  if (check_fallback) PetscCall(CheckFallback(ksp, b, x0, x));
+
+  if (count) { /* what each type promises: cabicgstab 1 per outer iteration, bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration; plus 1 for r_0 */
+    PetscInt  expected, initial = 1;
+    PetscBool isbcgsm, ispipe;
+
+    PetscCall(PetscStrcmp(type, KSPBCGSM, &isbcgsm));
+    PetscCall(PetscStrcmp(type, KSPPIPEBCGSM, &ispipe));
+    if (iscab) {
+      PetscInt  s;
+      PetscBool telescope;
+
+      PetscCall(KSPCABiCGStabGetS(ksp, &s));
+      PetscCall(KSPCABiCGStabGetTelescope(ksp, &telescope));
+      if (normtype == KSP_NORM_NONE) initial = 0; /* cabicgstab needs no reduction for r_0 without a norm */
+      expected = initial + OuterIterations(its, s, telescope);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve: %" PetscInt_FMT " for %" PetscInt_FMT " iterations; expected %s%" PetscInt_FMT " outer iterations (s = %" PetscInt_FMT ", telescoping %s) = %" PetscInt_FMT ": %s\n", nreductions, its,
+                            initial ? "1 initial norm + " : "", OuterIterations(its, s, telescope), s, telescope ? "on" : "off", expected, nreductions == expected ? "yes" : "NO"));
+    } else {
+      const PetscInt per = isbcgsm ? 3 : 2;
+
+      PetscCheck(isbcgsm || ispipe, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-count_reductions knows cabicgstab, bcgsm and pipebcgsm, not %s", type);
+      expected = initial + per * its;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve: %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations; expected 1 + %" PetscInt_FMT " per iteration = %" PetscInt_FMT "%s: %s\n", nreductions, nnonblocking, its, per, expected,
+                            ispipe ? ", all non-blocking" : "", nreductions == expected && (!ispipe || nnonblocking == expected) ? "yes" : "NO"));
+    }
+  }
+
+  if (compare >= 0.0) { /* the same solve with PETSc's -compare_type */
+    KSP      ref;
     PC       bpc;
     PCType   pctype;
     PCSide   side;
-    PetscInt its_bcgs, allowed;
+    PetscInt its_ref, allowed;
 
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PCGetType(pc, &pctype));
     PetscCall(KSPGetPCSide(ksp, &side));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &bcgs));
-    PetscCall(KSPSetOperators(bcgs, A, A));
-    PetscCall(KSPSetType(bcgs, KSPBCGS));
-    PetscCall(KSPSetPCSide(bcgs, side));
-    PetscCall(KSPSetNormType(bcgs, normtype));
-    PetscCall(KSPSetTolerances(bcgs, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
-    PetscCall(KSPSetInitialGuessNonzero(bcgs, nonzero));
-    PetscCall(KSPGetPC(bcgs, &bpc));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ref));
+    PetscCall(KSPSetOperators(ref, A, A));
+    PetscCall(KSPSetType(ref, compare_type));
+    PetscCall(KSPSetPCSide(ref, side));
+    PetscCall(KSPSetNormType(ref, normtype));
+    PetscCall(KSPSetTolerances(ref, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+    PetscCall(KSPSetInitialGuessNonzero(ref, nonzero));
+    PetscCall(KSPGetPC(ref, &bpc));
     PetscCall(PCSetType(bpc, pctype));
-    PetscCall(CountedSolve(bcgs, b, x0, x, count));
-    PetscCall(KSPGetIterationNumber(bcgs, &its_bcgs));
-    allowed = PetscMax(1, (PetscInt)(compare * its_bcgs));
-    if (print_its) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bcgs: %" PetscInt_FMT " iterations\n", its_bcgs));
-    if (count) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bcgs global reductions in KSPSolve: %" PetscInt_FMT " for %" PetscInt_FMT " iterations\n", nreductions, its_bcgs));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations within max(1, %g its_bcgs) of bcgs: %s\n", (double)compare, PetscAbsInt(its - its_bcgs) <= allowed ? "yes" : "NO"));
-    if (PetscAbsInt(its - its_bcgs) > allowed) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  cabicgstab %" PetscInt_FMT ", bcgs %" PetscInt_FMT "\n", its, its_bcgs));
-    PetscCall(KSPDestroy(&bcgs));
+    PetscCall(CountedSolve(ref, b, x0, x, count));
+    PetscCall(KSPGetIterationNumber(ref, &its_ref));
+    allowed = PetscMax(1, (PetscInt)(compare * its_ref));
+    if (print_its) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " iterations\n", compare_type, its_ref));
+    if (count) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s global reductions in KSPSolve: %" PetscInt_FMT " for %" PetscInt_FMT " iterations\n", compare_type, nreductions, its_ref));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations within max(1, %g its_%s) of %s: %s\n", (double)compare, compare_type, compare_type, PetscAbsInt(its - its_ref) <= allowed ? "yes" : "NO"));
+    if (PetscAbsInt(its - its_ref) > allowed) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s %" PetscInt_FMT ", %s %" PetscInt_FMT "\n", type, its, compare_type, its_ref));
+    PetscCall(KSPDestroy(&ref));
   }
 
   PetscCall(KSPDestroy(&ksp));
@@ -388,5 +457,106 @@ int main(int argc, char **argv)
       suffix: bad_basis
       args: -ksp_cabicgstab_basis newton
       filter: Error: grep -o -E "Unknown .*newton.*"
+
+   # KSPBCGSM: converges; iterations within 5 % of PETSc's bcgs with the same PC, side and guess
+   testset:
+      suffix: bcgsm
+      nsize: {{1 2 4}}
+      args: -ksp_type bcgsm -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{left right}} -nonzero_guess {{0 1}} -compare 0.05
+      output_file: output/ex2_bcgsm_converged.out
+
+   testset:
+      suffix: bcgsm_3d
+      nsize: 2
+      args: -ksp_type bcgsm -problem {{poisson convdiff}} -dim 3 -n 10 -pc_type {{jacobi bjacobi}} -compare 0.05
+      output_file: output/ex2_bcgsm_converged.out
+
+   # KSPPIPEBCGSM: converges; iterations within 5 % of PETSc's pipebcgs (right preconditioning only, as pipebcgs)
+   testset:
+      suffix: pipebcgsm
+      nsize: {{1 2 4}}
+      args: -ksp_type pipebcgsm -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type {{none jacobi bjacobi}} -nonzero_guess {{0 1}} -compare 0.05 -compare_type pipebcgs
+      output_file: output/ex2_pipebcgsm_converged.out
+
+   testset:
+      suffix: pipebcgsm_3d
+      nsize: 2
+      args: -ksp_type pipebcgsm -problem {{poisson convdiff}} -dim 3 -n 10 -pc_type {{jacobi bjacobi}} -compare 0.05 -compare_type pipebcgs
+      output_file: output/ex2_pipebcgsm_converged.out
+
+   # the portable fallback of the fused kernels (PETSc Vec operations) reproduces the fast path: iterations and residual history
+   test:
+      suffix: fallback
+      nsize: {{1 2}}
+      args: -ksp_type {{bcgsm pipebcgsm}} -problem convdiff -pc_type {{none jacobi bjacobi}} -check_fallback
+      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      output_file: output/ex2_fallback.out
+
+   # global reductions counted for real on 2 ranks: bcgsm 3 per iteration (bcgs needs 4), pipebcgsm 2 per iteration, all non-blocking
+   test:
+      suffix: bcgsm_reductions
+      nsize: 2
+      args: -ksp_type bcgsm -problem convdiff -pc_type jacobi -count_reductions -compare 0.05
+
+   test:
+      suffix: bcgsm_reductions_normnone
+      nsize: 2
+      args: -ksp_type bcgsm -problem convdiff -pc_type jacobi -ksp_norm_type none -ksp_max_it 30 -count_reductions
+
+   test:
+      suffix: pipebcgsm_reductions
+      nsize: 2
+      args: -ksp_type pipebcgsm -problem convdiff -pc_type jacobi -count_reductions -compare 0.05 -compare_type pipebcgs
+
+   test:
+      suffix: pipebcgsm_reductions_normnone
+      nsize: 2
+      args: -ksp_type pipebcgsm -problem convdiff -pc_type jacobi -ksp_norm_type none -ksp_max_it 30 -count_reductions
+
+   test:
+      suffix: bcgsm_view
+      nsize: 2
+      args: -ksp_type bcgsm -problem convdiff -n 16 -pc_type jacobi -ksp_view -print_its
+      filter: grep -E "bcgsm|merged|statistics|left|PRECONDITIONED"
+
+   test:
+      suffix: pipebcgsm_view
+      nsize: 2
+      args: -ksp_type pipebcgsm -problem convdiff -n 16 -pc_type jacobi -ksp_view -print_its
+      filter: grep -E "pipebcgsm|pipelined|reads|replacement|statistics|right|UNPRECONDITIONED"
+
+   # residual replacement every 5 iterations: still converges to the true residual
+   test:
+      suffix: pipebcgsm_replacement
+      nsize: 2
+      args: -ksp_type pipebcgsm -problem convdiff -n 24 -pc_type {{none jacobi}} -ksp_pipebcgsm_replacement_period 5 -ksp_view
+      filter: grep -E "pipebcgsm:|true residual|replacement"
+      output_file: output/ex2_pipebcgsm_replacement.out
+
+   test:
+      suffix: merged_breakdown
+      nsize: {{1 2}}
+      args: -ksp_type {{bcgsm pipebcgsm}} -problem skew -dim 2 -n 8 -pc_type none
+      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      output_file: output/ex2_merged_breakdown.out
+
+   test:
+      suffix: merged_zero_rhs
+      nsize: {{1 2}}
+      args: -ksp_type {{bcgsm pipebcgsm}} -rhs zero -pc_type jacobi
+      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      output_file: output/ex2_merged_zero_rhs.out
+
+   test:
+      suffix: merged_nan_rhs
+      nsize: {{1 2}}
+      args: -ksp_type {{bcgsm pipebcgsm}} -rhs nan -pc_type jacobi -ksp_pc_side right -ksp_norm_type {{unpreconditioned none}}
+      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      output_file: output/ex2_merged_nan_rhs.out
+
+   test:
+      suffix: pipebcgsm_bad_option
+      args: -ksp_type pipebcgsm -ksp_pipebcgsm_replacement_period -1
+      filter: Error: grep -o -E "KSPPIPEBCGSM residual replacement period -1 must be >= 0 .0: never."
 
 TEST*/

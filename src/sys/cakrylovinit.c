@@ -40,8 +40,6 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(PetscLogEventRegister("CABiCGStabRebld", KSP_CLASSID, &CAKRYLOV_CARebuild));
   PetscCall(PetscLogEventRegister("CAKVecFused", VEC_CLASSID, &CAKRYLOV_VecFused));
   PetscCall(PetscLogEventRegister("CAKReductionEnd", VEC_CLASSID, &CAKRYLOV_ReductionEnd));
-  /* testing: every fused vector kernel takes its portable fallback (PETSc Vec operations) */
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-cakrylov_vec_fallback", &CAKrylovVecFusedForceFallback, NULL));
   PetscCall(PetscRegisterFinalize(CAKrylovFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,5 +29,7 @@ PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar 
 PETSC_INTERN PetscErrorCode CAKrylovReductionBegin(MPI_Comm, PetscInt n, PetscScalar buf[], MPI_Request *);
 PETSC_INTERN PetscErrorCode CAKrylovReductionEnd(MPI_Request *);
 
-/* Set by -cakrylov_vec_fallback (for testing): every kernel takes the portable path */
-PETSC_INTERN PetscBool CAKrylovVecFusedForceFallback;
+/* -cakrylov_vec_fallback (for testing): every kernel takes the portable path. Read from the options of obj
+   by CAKrylovVecFusedSetFromOptions(), which each solver calls at the start of every solve. */
+PETSC_INTERN PetscBool      CAKrylovVecFusedForceFallback;
+PETSC_INTERN PetscErrorCode CAKrylovVecFusedSetFromOptions(PetscObject obj);

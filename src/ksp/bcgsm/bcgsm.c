@@ -58,6 +58,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
   PetscReal       rnorm;
 
   PetscFunctionBegin;
+  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
   bm->right = !identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
   if (bm->right) {

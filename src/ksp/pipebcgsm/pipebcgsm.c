@@ -99,6 +99,7 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
   MPI_Request     req;
 
   PetscFunctionBegin;
+  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &pb->identity));
   if (!pb->identity) {
     PetscBool scaled;
