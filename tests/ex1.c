@@ -75,4 +75,19 @@ int main(int argc, char **argv)
       command: ${mpiexec} -n 2 ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type cabicgstab -ksp_cabicgstab_s 4 -ksp_converged_reason -m 16 -n 16
       filter: sed -E "s/Norm of error [0-9.]+e-(0[5-9]|[1-9][0-9]) /Norm of error below 1e-4 /"
 
+   test:
+      suffix: plugin_help_pipebcgsm
+      command: ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type pipebcgsm -help
+      filter: grep -E "pipebcgsm" | cut -d"(" -f1
+
+   test:
+      suffix: plugin_pipebcgsm
+      nsize: 2
+      command: ${mpiexec} -n 2 ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type pipebcgsm -pc_type jacobi -ksp_converged_reason -m 16 -n 16
+
+   test:
+      suffix: plugin_bcgsm
+      nsize: 2
+      command: ${mpiexec} -n 2 ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type bcgsm -pc_type jacobi -ksp_converged_reason -m 16 -n 16
+
 TEST*/
