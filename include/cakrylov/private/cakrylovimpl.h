@@ -18,3 +18,4 @@ PETSC_INTERN PetscErrorCode CAKrylovKSPNextIteration(KSP);
 PETSC_INTERN PetscBool      CAKrylovKSPUnusable(KSP, PetscScalar, const char[]);
 PETSC_INTERN PetscErrorCode CAKrylovPCIsIdentity(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatMult(KSP, Vec, Vec);
+PETSC_INTERN PetscErrorCode CAKrylovBiCGStabOmega(KSP, const PetscScalar[3], PetscScalar, Vec, Vec, PetscScalar *, PetscInt *);

@@ -109,29 +109,8 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     }
     PetscCall(CAKrylovReduction(comm, 3, dot));
     bm->nreductions++;
-    KSPCheckDot(ksp, dot[1]);
-    if (dot[1] == 0.0) { /* t = 0: if also s = 0, x + alpha p^ solves the system; else a breakdown */
-      const CAKrylovVecUpdate u[] = {{.y = X, .b = 1.0, .a = {alpha}, .x = {PH}}};
-
-      if (dot[2] != 0.0) {
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        PetscCall(PetscInfo(ksp, "Breakdown at iteration %" PetscInt_FMT ": A s = 0 with s != 0\n", ksp->its));
-        break;
-      }
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-      PetscCall(CAKrylovKSPNextIteration(ksp));
-      bm->nits++;
-      PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
-      if (!ksp->reason) ksp->reason = KSP_CONVERGED_ATOL;
-      break;
-    }
-    omega = dot[0] / dot[1]; /* line 11 */
-    if (CAKrylovKSPUnusable(ksp, omega, "omega")) { /* (t, s) = 0: keep x + alpha p^, the iterate of the half step */
-      const CAKrylovVecUpdate u[] = {{.y = X, .b = 1.0, .a = {alpha}, .x = {PH}}};
-
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-      break;
-    }
+    PetscCall(CAKrylovBiCGStabOmega(ksp, dot, alpha, X, PH, &omega, &bm->nits)); /* line 11: omega = phi / psi, or the end */
+    if (ksp->reason) break;
 
     { /* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass */
       const CAKrylovVecUpdate u[]  = {

@@ -61,3 +61,36 @@ PetscErrorCode CAKrylovKSPMatMult(KSP ksp, Vec x, Vec y)
   else PetscCall(KSP_RemoveNullSpace(ksp, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+   omega = (t, s) / (t, t) of BiCGStab's second half step, from dot = [(t, s), (t, t), (s, s)], where s is the
+   residual of the half-step iterate x + alpha p^ and t = Â s (pipebcgsm: s = q, t = y). When that is not
+   possible the solve ends (ksp->reason is set) with the best iterate in x:
+     t = 0, s = 0:   x + alpha p^ solves the system (one more iteration, converged)
+     t = 0, s != 0:  breakdown, x unchanged
+     omega = 0/NaN:  x + alpha p^ (the half step) is kept
+*/
+PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscScalar alpha, Vec x, Vec ph, PetscScalar *omega, PetscInt *nits)
+{
+  const CAKrylovVecUpdate half[] = {{.y = x, .b = 1.0, .a = {alpha}, .x = {ph}}}; /* x += alpha p^ */
+
+  PetscFunctionBegin;
+  KSPCheckDot(ksp, dot[0]);
+  KSPCheckDot(ksp, dot[1]);
+  if (dot[1] == 0.0) {
+    if (dot[2] != 0.0) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      PetscCall(PetscInfo(ksp, "Breakdown at iteration %" PetscInt_FMT ": A s = 0 with s != 0\n", ksp->its));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+    PetscCall(CAKrylovKSPNextIteration(ksp));
+    (*nits)++;
+    PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
+    if (!ksp->reason) ksp->reason = KSP_CONVERGED_ATOL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *omega = dot[0] / dot[1];
+  if (CAKrylovKSPUnusable(ksp, *omega, "omega")) PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -160,30 +160,8 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
     PetscCall(CAKrylovReductionEnd(&req));
     pb->nreductions++;
     first = PETSC_FALSE;
-    KSPCheckDot(ksp, dot[0]);
-    KSPCheckDot(ksp, dot[1]);
-    if (dot[1] == 0.0) { /* y = A M^{-1} q = 0: if also q = 0, x + alpha p^ solves the system; else a breakdown */
-      const CAKrylovVecUpdate u[] = {{.y = X, .b = 1.0, .a = {alpha}, .x = {w[W_PH]}}};
-
-      if (dot[2] != 0.0) {
-        ksp->reason = KSP_DIVERGED_BREAKDOWN;
-        PetscCall(PetscInfo(ksp, "Breakdown at iteration %" PetscInt_FMT ": A M^{-1} q = 0 with q != 0\n", ksp->its));
-        break;
-      }
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-      PetscCall(CAKrylovKSPNextIteration(ksp));
-      pb->nits++;
-      PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
-      if (!ksp->reason) ksp->reason = KSP_CONVERGED_ATOL;
-      break;
-    }
-    omega = dot[0] / dot[1]; /* line 7 */
-    if (CAKrylovKSPUnusable(ksp, omega, "omega")) { /* (q, y) = 0: keep x + alpha p^, the iterate of the half step */
-      const CAKrylovVecUpdate u[] = {{.y = X, .b = 1.0, .a = {alpha}, .x = {w[W_PH]}}};
-
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-      break;
-    }
+    PetscCall(CAKrylovBiCGStabOmega(ksp, dot, alpha, X, w[W_PH], &omega, &pb->nits)); /* line 7: omega = theta / phi, or the end */
+    if (ksp->reason) break;
 
     { /* line 13 (group B): x = x + alpha p^ + omega q^,  r^ = q^ - omega w^ + omega alpha z^ (r^ = r comes from C with the identity) */
       CAKrylovVecUpdate u[2];
