@@ -361,8 +361,8 @@ PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP ksp, PetscInt *period)
    `KSP_DIVERGED_BREAKDOWN`, non-finite values with `KSP_DIVERGED_NANORINF`, x holding the last finite
    iterate. Memory: 15 work vectors.
 
-   Non-blocking reductions progress only if the MPI library makes them progress (see the progression
-   options of the library's reordered BiCGStab).
+   Non-blocking reductions progress only if the MPI library makes them progress; the overlap is real
+   only where it does (hardware or asynchronous progress). Manual progression is not offered yet.
 
    References:
 +  * - S. Cools, W. Vanroose, The communication-hiding pipelined BiCGstab method for the parallel solution
