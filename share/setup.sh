@@ -5,7 +5,7 @@
 set -eu
 
 DEBIAN_PETSC=/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
-PACKAGES="petsc-dev libhypre-dev libhdf5-openmpi-dev hdf5-tools openmpi-bin python3-matplotlib valgrind"
+PACKAGES="petsc-dev libpetsc3.18-dev-examples libhypre-dev libhdf5-openmpi-dev hdf5-tools openmpi-bin python3-matplotlib valgrind"
 petsc_dir=${PETSC_DIR:-$DEBIAN_PETSC}
 petsc_arch=${PETSC_ARCH:-}
 
