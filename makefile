@@ -53,7 +53,7 @@ $(LIBNAME_CAKRYLOV): $(OBJS)
 
 # ---- tests: PETSc's harness, driven by gmakefile.test ----
 TESTDIR := $(BUILDDIR)/tests
-test: all $(BUILDDIR)/petsc-examples/ex2
+test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex45
 	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
 	  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
 

@@ -54,3 +54,35 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetTelescope(KSP, PetscBool *);
 /* KSPPIPEBCGSM: pipelined BiCGStab with merged vector operations */
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMSetReplacementPeriod(KSP, PetscInt);
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP, PetscInt *);
+
+/* PCMG bottom-solver hook: a Krylov method with a bottom-solve policy on the coarsest level of PCMG */
+/*S
+   PCMGBottomReport - what the bottom (coarsest-level) solves of a `PCMG` cost, collected by the cakrylov hook
+
+   Fields:
++  vcycles    - applications of the `PCMG` preconditioner (one cycle each, V or W)
+.  solves     - bottom solves
+.  iterations - Krylov iterations of all bottom solves
+.  reductions - global reductions (`MPI_Allreduce` and, from this library's solvers, `MPI_Iallreduce`) issued inside the bottom solves
+.  bottomtime - seconds spent in the bottom solves
+-  mgtime     - seconds spent in the `PCMG` applications (the bottom solves included)
+
+   Level: intermediate
+
+.seealso: `PCMGGetBottomReport()`, `PCMGBottomReportView()`, `PCMGSetBottomSolver()`
+S*/
+typedef struct {
+  PetscInt       vcycles;
+  PetscInt       solves;
+  PetscInt       iterations;
+  PetscLogDouble reductions;
+  PetscLogDouble bottomtime;
+  PetscLogDouble mgtime;
+} PCMGBottomReport;
+
+CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomSolver(PC, KSPType);
+CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomTolerances(PC, PetscReal, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomTelescope(PC, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode PCMGGetBottomReport(PC, PCMGBottomReport *);
+CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportView(PC, PetscViewer);
+CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportReset(PC);

@@ -12,35 +12,7 @@ static char help[] = "Regression tests of the library's KSP types (cabicgstab by
 #include <cakrylov.h>
 #include <petscdmda.h>
 
-/* An MPI profiling-interface counter of global reductions (communicators of more than one rank):
-   it sees every MPI_Allreduce/MPI_Iallreduce issued by PETSc, the library and this program. */
-static PetscBool counting = PETSC_FALSE;
-static PetscInt  nreductions, nnonblocking;
-
-static void CountReduction(MPI_Comm comm, PetscBool nonblocking)
-{
-  int size;
-
-  PMPI_Comm_size(comm, &size);
-  if (counting && size > 1) {
-    nreductions++;
-    if (nonblocking) nnonblocking++;
-  }
-}
-
-#undef MPI_Allreduce /* PETSc's logging macro: this file defines the function itself */
-#undef MPI_Iallreduce
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-  CountReduction(comm, PETSC_FALSE);
-  return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-  CountReduction(comm, PETSC_TRUE);
-  return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
-}
+#include "reductioncounter.h"
 
 typedef enum {
   PROBLEM_POISSON,

@@ -35,6 +35,7 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(KSPRegister(KSPCABICGSTAB, KSPCreate_CABiCGStab));
   PetscCall(KSPRegister(KSPPIPEBCGSM, KSPCreate_PIPEBCGSM));
   PetscCall(KSPRegister(KSPBCGSM, KSPCreate_BCGSM));
+  PetscCall(PCMGBottomRegister());
   PetscCall(PetscLogEventRegister("CABiCGStabBasis", KSP_CLASSID, &CAKRYLOV_CABasis));
   PetscCall(PetscLogEventRegister("CABiCGStabGram", KSP_CLASSID, &CAKRYLOV_CAGram));
   PetscCall(PetscLogEventRegister("CABiCGStabRebld", KSP_CLASSID, &CAKRYLOV_CARebuild));

@@ -4,6 +4,8 @@
 */
 #include <cakrylov/private/cakrylovimpl.h>
 
+PetscLogDouble CAKrylovIallreduceCount = 0;
+
 /* Starts buf[0..n) <- sum over the ranks of comm of buf[0..n), in place */
 PetscErrorCode CAKrylovReductionBegin(MPI_Comm comm, PetscInt n, PetscScalar buf[], MPI_Request *req)
 {
@@ -15,6 +17,7 @@ PetscErrorCode CAKrylovReductionBegin(MPI_Comm comm, PetscInt n, PetscScalar buf
   if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMPIIntCast(n, &count));
   PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, count, MPIU_SCALAR, MPIU_SUM, comm, req));
+  CAKrylovIallreduceCount++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

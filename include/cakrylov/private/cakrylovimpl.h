@@ -12,6 +12,12 @@ PETSC_INTERN PetscErrorCode KSPCreate_CABiCGStab(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_BCGSM(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PIPEBCGSM(KSP);
 
+/* src/pc/mgbottom: makes PCMG's constructor the one with the bottom-solver hook */
+PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
+
+/* MPI_Iallreduce calls made by the library on more than one rank (PETSc's petsc_allreduce_ct counts MPI_Allreduce) */
+PETSC_INTERN PetscLogDouble CAKrylovIallreduceCount;
+
 /* src/ksp/common: helpers of every solver of the library */
 PETSC_INTERN PetscErrorCode CAKrylovKSPConvergenceTest(KSP, PetscReal);
 PETSC_INTERN PetscErrorCode CAKrylovKSPNextIteration(KSP);

@@ -22,3 +22,10 @@ typedef PetscOptionItems *CAKrylovOptionItems;
 #else
 typedef PetscOptionItems CAKrylovOptionItems;
 #endif
+
+/* A PetscContainer whose pointer is freed with PetscFree() when it is destroyed (the API was renamed in 3.22) */
+#if PETSC_VERSION_LT(3, 22, 0)
+  #define CAKrylovContainerSetFree(c) PetscContainerSetUserDestroy((c), PetscContainerUserDestroyDefault)
+#else
+  #define CAKrylovContainerSetFree(c) PetscContainerSetCtxDestroy((c), PetscCtxDestroyDefault)
+#endif

@@ -1,0 +1,554 @@
+/*
+   The PCMG bottom-solver hook: a Krylov method with a bottom-solve policy on the coarsest level of PETSc's
+   PCMG, and a report of what the bottom solves cost (williams2014 §IV: the bottom solve dominates at scale).
+
+   Mechanism: CAKrylovInitializePackage() re-registers the PCMG constructor with PCMGCreateWithBottom(),
+   which calls PETSc's own PCCreate_MG() and then wraps five of its operations:
+     setfromoptions  PCMG's options, then -pc_mg_bottom_*
+     setup           the policy applied to the coarse KSP *before* PCMG's setup, so that PETSc's own
+                     -mg_coarse_* options, which PCMG's setup reads, are applied after it and win
+     apply,
+     applyrichardson the time and number of cycles of each PCMG application
+     view, destroy   the policy and the report; the report printed at destruction on request
+   Each bottom solve is measured by a pre/post-solve pair on the coarse KSP: time, Krylov iterations, and the
+   global reductions issued in it (PETSc's own count of MPI_Allreduce calls, petsc_allreduce_ct, plus this
+   library's count of its MPI_Iallreduce calls). Types that replace PCMG's operations after creating it
+   (PCGAMG) keep their own behaviour.
+*/
+#include <cakrylov/private/cakrylovimpl.h>
+#include <petsc/private/pcimpl.h>
+#include <petsc/private/kspimpl.h>
+
+#define PCMGBOTTOM_KEY "CAKrylovPCMGBottom"
+
+typedef struct {
+  /* PCMG's own operations, called by the wrappers */
+  PetscErrorCode (*setfromoptions)(PC, PetscOptionItems *);
+  PetscErrorCode (*setup)(PC);
+  PetscErrorCode (*apply)(PC, Vec, Vec);
+  PetscErrorCode (*applyrichardson)(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
+  PetscErrorCode (*view)(PC, PetscViewer);
+  PetscErrorCode (*destroy)(PC);
+  /* the policy: ksptype[0] == 0 leaves the coarse solve as PCMG and the -mg_coarse_ options make it */
+  char      ksptype[256];
+  PetscReal rtol;
+  PetscInt  maxit, telescope;
+  PetscBool report;   /* print the report when the PC is destroyed */
+  KSP       krylov;   /* the KSP whose iterations are counted: the coarse KSP, or the one inside PCTELESCOPE */
+  PetscBool pending;  /* the policy still has to reach the KSP inside PCTELESCOPE */
+  /* the report, this rank's numbers */
+  PCMGBottomReport stats;
+  PetscLogDouble   tstart, rstart;
+} PCMGBottom;
+
+static PetscErrorCode (*PCCreate_MG_PETSc)(PC) = NULL;
+
+/* This library's non-blocking reductions, counted in src/vec/reduction.c: petsc_allreduce_ct only sees MPI_Allreduce */
+static PetscLogDouble PCMGBottomReductionCount(void)
+{
+#if defined(PETSC_USE_LOG)
+  return petsc_allreduce_ct + CAKrylovIallreduceCount;
+#else
+  return CAKrylovIallreduceCount;
+#endif
+}
+
+static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
+{
+  PetscContainer container;
+  PetscBool      ismg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  PetscCheck(ismg, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "The bottom-solver hook needs a PCMG preconditioner, not %s", ((PetscObject)pc)->type_name ? ((PetscObject)pc)->type_name : "an unset type");
+  PetscCall(PetscObjectQuery((PetscObject)pc, PCMGBOTTOM_KEY, (PetscObject *)&container));
+  PetscCheck(container, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "This PCMG was created before CAKrylovInitializePackage(): call it right after PetscInitialize()");
+  PetscCall(PetscContainerGetPointer(container, (void **)bottom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMGBottomPreSolve(KSP coarse, Vec b, Vec x, void *ctx)
+{
+  PCMGBottom *bottom = (PCMGBottom *)ctx;
+
+  PetscFunctionBegin;
+  (void)coarse, (void)b, (void)x;
+  bottom->rstart = PCMGBottomReductionCount();
+  PetscCall(PetscTime(&bottom->tstart));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
+{
+  PCMGBottom    *bottom = (PCMGBottom *)ctx;
+  PetscLogDouble t;
+  PetscInt       its = 0;
+
+  PetscFunctionBegin;
+  (void)b, (void)x;
+  PetscCall(PetscTime(&t));
+  if (bottom->krylov) PetscCall(KSPGetIterationNumber(bottom->krylov, &its)); /* none on ranks idle under PCTELESCOPE */
+  else PetscCall(KSPGetIterationNumber(coarse, &its));
+  bottom->stats.solves++;
+  bottom->stats.iterations += its;
+  bottom->stats.bottomtime += t - bottom->tstart;
+  bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bottom policy on a KSP: the method, a relative reduction of the residual, an iteration cap and Jacobi
+   (no direct solve). Options of the KSP's own prefix are read afterwards and win. The zero initial guess is
+   set after PCMG's setup (PCSetUp_MGBottom()), since that setup marks the coarse guess nonzero. */
+static PetscErrorCode PCMGBottomApplyPolicy(PCMGBottom *bottom, KSP ksp)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(ksp, bottom->ksptype));
+  PetscCall(KSPSetTolerances(ksp, bottom->rtol, PETSC_DEFAULT, PETSC_DEFAULT, bottom->maxit));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before PCMG's setup: measure the coarse KSP (once per coarse KSP) and give it the policy */
+static PetscErrorCode PCMGBottomConfigureCoarse(PC pc, PCMGBottom *bottom)
+{
+  KSP coarse;
+  PC  cpc;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  if (coarse->presolve == PCMGBottomPreSolve && coarse->prectx == (void *)bottom) PetscFunctionReturn(PETSC_SUCCESS);
+  if (coarse->presolve || coarse->postsolve) PetscCall(PetscInfo(pc, "The coarse KSP has pre/post-solve functions of its own: bottom solves are not reported\n"));
+  else {
+    PetscCall(KSPSetPreSolve(coarse, PCMGBottomPreSolve, bottom));
+    PetscCall(KSPSetPostSolve(coarse, PCMGBottomPostSolve, bottom));
+  }
+  bottom->krylov  = NULL;
+  bottom->pending = PETSC_FALSE;
+  if (!bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(coarse, &cpc));
+  if (bottom->telescope > 1) {
+    /* the Krylov solve runs on every telescope-th rank: its reductions span fewer ranks (Hu 1995) */
+    PetscCall(KSPSetType(coarse, KSPPREONLY));
+    PetscCall(PCSetType(cpc, PCTELESCOPE));
+    PetscCall(PCTelescopeSetReductionFactor(cpc, bottom->telescope));
+    bottom->pending = PETSC_TRUE;
+  } else PetscCall(PCMGBottomApplyPolicy(bottom, coarse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After PCMG's setup: the KSP inside PCTELESCOPE exists now (on the ranks that run it) */
+static PetscErrorCode PCMGBottomConfigureTelescope(PC pc, PCMGBottom *bottom)
+{
+  KSP coarse, inner;
+  PC  cpc;
+
+  PetscFunctionBegin;
+  if (!bottom->pending) PetscFunctionReturn(PETSC_SUCCESS);
+  bottom->pending = PETSC_FALSE;
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  PetscCall(KSPGetPC(coarse, &cpc));
+  PetscCall(PCTelescopeGetKSP(cpc, &inner));
+  if (!inner) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMGBottomApplyPolicy(bottom, inner));
+  PetscCall(KSPSetFromOptions(inner)); /* -mg_coarse_telescope_ksp_* win over the policy */
+  bottom->krylov = inner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_MGBottom(PC pc)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomConfigureCoarse(pc, bottom));
+  PetscCall(bottom->setup(pc));
+  if (bottom->ksptype[0]) { /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
+    KSP coarse;
+
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE));
+  }
+  PetscCall(PCMGBottomConfigureTelescope(pc, bottom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
+{
+  PCMGBottom    *bottom;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PetscTime(&t0));
+  PetscCall(bottom->apply(pc, b, x));
+  PetscCall(PetscTime(&t1));
+  bottom->stats.vcycles++;
+  bottom->stats.mgtime += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPRICHARDSON with PCMG runs all its cycles in one call: count the cycles it reports */
+static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool zeroguess, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  PCMGBottom    *bottom;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PetscTime(&t0));
+  PetscCall(bottom->applyrichardson(pc, b, x, w, rtol, abstol, dtol, its, zeroguess, outits, reason));
+  PetscCall(PetscTime(&t1));
+  bottom->stats.vcycles += *outits;
+  bottom->stats.mgtime += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PCMGBottom *bottom;
+  char        type[256];
+  PetscReal   rtol;
+  PetscInt    maxit, factor;
+  PetscBool   flg, flg2;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(bottom->setfromoptions(pc, PetscOptionsObject));
+  rtol   = bottom->rtol;
+  maxit  = bottom->maxit;
+  factor = bottom->telescope;
+  PetscOptionsHeadBegin(PetscOptionsObject, "PCMG bottom solver (cakrylov)");
+  PetscCall(PetscOptionsFList("-pc_mg_bottom_ksp_type", "Krylov method of the bottom solve, with the bottom policy", "PCMGSetBottomSolver", KSPList, bottom->ksptype[0] ? bottom->ksptype : KSPCABICGSTAB, type, sizeof(type), &flg));
+  if (flg) PetscCall(PCMGSetBottomSolver(pc, type));
+  PetscCall(PetscOptionsReal("-pc_mg_bottom_rtol", "Relative residual reduction of a bottom solve", "PCMGSetBottomTolerances", rtol, &rtol, &flg));
+  PetscCall(PetscOptionsInt("-pc_mg_bottom_max_it", "Iteration cap of a bottom solve", "PCMGSetBottomTolerances", maxit, &maxit, &flg2));
+  if (flg || flg2) PetscCall(PCMGSetBottomTolerances(pc, rtol, maxit));
+  PetscCall(PetscOptionsInt("-pc_mg_bottom_telescope", "Run the bottom solve on every n-th rank (PCTELESCOPE reduction factor; 1: all ranks)", "PCMGSetBottomTelescope", factor, &factor, &flg));
+  if (flg) PetscCall(PCMGSetBottomTelescope(pc, factor));
+  PetscCall(PetscOptionsBool("-pc_mg_bottom_report", "Print the bottom-solve report when the preconditioner is destroyed", "PCMGBottomReportView", bottom->report, &bottom->report, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_MGBottom(PC pc, PetscViewer viewer)
+{
+  PCMGBottom *bottom;
+  PetscBool   isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(bottom->view(pc, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (isascii) PetscCall(PCMGBottomReportView(pc, viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_MGBottom(PC pc)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  if (bottom->report) PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)pc))));
+  PetscCall(bottom->destroy(pc));
+  PetscCall(PetscObjectCompose((PetscObject)pc, PCMGBOTTOM_KEY, NULL)); /* frees bottom */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMG as PETSc creates it, with the hook around it */
+static PetscErrorCode PCCreate_MGBottom(PC pc)
+{
+  PCMGBottom    *bottom;
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate_MG_PETSc(pc));
+  PetscCall(PetscNew(&bottom));
+  bottom->rtol      = 1e-4; /* BoxLib/AMReX bottom solves */
+  bottom->maxit     = 200;
+  bottom->telescope = 1;
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)pc), &container));
+  PetscCall(PetscContainerSetPointer(container, bottom));
+  PetscCall(CAKrylovContainerSetFree(container));
+  PetscCall(PetscObjectCompose((PetscObject)pc, PCMGBOTTOM_KEY, (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
+
+  bottom->setfromoptions      = pc->ops->setfromoptions;
+  bottom->setup               = pc->ops->setup;
+  bottom->apply               = pc->ops->apply;
+  bottom->applyrichardson     = pc->ops->applyrichardson;
+  bottom->view                = pc->ops->view;
+  bottom->destroy             = pc->ops->destroy;
+  pc->ops->setfromoptions     = PCSetFromOptions_MGBottom;
+  pc->ops->setup              = PCSetUp_MGBottom;
+  pc->ops->apply              = PCApply_MGBottom;
+  pc->ops->applyrichardson    = bottom->applyrichardson ? PCApplyRichardson_MGBottom : NULL;
+  pc->ops->view               = PCView_MGBottom;
+  pc->ops->destroy            = PCDestroy_MGBottom;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Called once by CAKrylovInitializePackage(): PCMG's constructor becomes PCCreate_MGBottom() */
+PetscErrorCode PCMGBottomRegister(void)
+{
+  PetscErrorCode (*create)(PC) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCInitializePackage()); /* PCRegisterAll() first, or it would register PCMG over us later */
+  PetscCall(PetscFunctionListFind(PCList, PCMG, &create));
+  PetscCheck(create, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc has no PCMG registered");
+  if (create == PCCreate_MGBottom) PetscFunctionReturn(PETSC_SUCCESS);
+  PCCreate_MG_PETSc = create;
+  PetscCall(PCRegister(PCMG, PCCreate_MGBottom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCMGBottomSolver - the cakrylov hook on the coarsest level ("bottom") of `PCMG`: a Krylov method with a bottom
+   policy, optional agglomeration onto fewer ranks, and a report of the bottom solves' cost
+
+   Options Database Keys (on the `PCMG`'s own prefix):
++  -pc_mg_bottom_ksp_type <cabicgstab>  - makes this `KSPType` the bottom solver with the bottom policy (see `PCMGSetBottomSolver()`)
+.  -pc_mg_bottom_rtol <1e-4>            - relative residual reduction of each bottom solve
+.  -pc_mg_bottom_max_it <200>           - iteration cap of each bottom solve
+.  -pc_mg_bottom_telescope <1>          - run the bottom solve on every n-th rank through `PCTELESCOPE`
+-  -pc_mg_bottom_report                 - print the bottom-solve report when the preconditioner is destroyed
+
+   Notes:
+   Loaded with `-dll_append libcakrylov.so`, or linked with `CAKrylovInitializePackage()` called, every `PCMG`
+   carries the hook: an unmodified PETSc program gets the bottom solver from the options above.
+
+   The policy sets the coarse `KSP` (prefix `-mg_coarse_`) to the method, tolerances rtol and max_it, a zero
+   initial guess and `PCJACOBI`, replacing PCMG's default redundant direct solve. It is applied when `PCMG` is set
+   up, before PCMG's setup reads the `-mg_coarse_` options, so that PETSc's own options still work and win:
+   `-mg_coarse_ksp_rtol 1e-6` or `-mg_coarse_pc_type sor` change one part of the policy. With
+   `-pc_mg_bottom_telescope` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n,
+   and the policy goes to the `KSP` inside it (prefix `-mg_coarse_telescope_`).
+
+   The report (`PCMGBottomReport`) is collected for every `PCMG`, with or without the policy: number of `PCMG`
+   applications (cycles), bottom solves, bottom Krylov iterations, global reductions issued inside the bottom
+   solves, time in the bottom solves and in the whole `PCMG` applications. `-ksp_view` shows it. Reductions are
+   PETSc's own count of `MPI_Allreduce` calls plus this library's count of its `MPI_Iallreduce` calls: the
+   non-blocking reductions of PETSc's own pipelined types (`pipecg`, `pipebcgs`, ...) are not seen. Cycles are
+   counted for `PCApply()` and for `KSPRICHARDSON`'s `PCApplyRichardson()`; `KSPMatSolve()` is not measured.
+
+   Level: intermediate
+
+.seealso: `PCMGSetBottomSolver()`, `PCMGSetBottomTolerances()`, `PCMGSetBottomTelescope()`, `PCMGGetBottomReport()`,
+          `PCMGBottomReportView()`, `PCMG`, `PCTELESCOPE`, `KSPCABICGSTAB`
+M*/
+
+/*@C
+  PCMGSetBottomSolver - Makes a Krylov method the bottom (coarsest-level) solver of a `PCMG`, with the bottom policy
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the `PCMG` preconditioner
+- type - the `KSPType` of the bottom solve, e.g. `KSPCABICGSTAB` or `KSPBCGS`
+
+  Options Database Key:
+. -pc_mg_bottom_ksp_type <type> - the same from the options database
+
+  Notes:
+  The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
+  `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve.
+  PETSc's `-mg_coarse_` options are read after it and win. See `PCMGBottomSolver`.
+
+  Level: intermediate
+
+.seealso: `PCMGBottomSolver`, `PCMGSetBottomTolerances()`, `PCMGSetBottomTelescope()`, `PCMGGetBottomReport()`
+@*/
+PetscErrorCode PCMGSetBottomSolver(PC pc, KSPType type)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCheck(type && type[0], PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NULL, "Give the KSPType of the bottom solver");
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PetscStrncpy(bottom->ksptype, type, sizeof(bottom->ksptype)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCMGSetBottomTolerances - Sets the relative residual reduction and the iteration cap of each bottom solve
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the `PCMG` preconditioner
+. rtol  - relative reduction of the residual norm, in (0, 1) (default 1e-4)
+- maxit - iteration cap, at least 1 (default 200)
+
+  Options Database Keys:
++ -pc_mg_bottom_rtol <rtol>   - the relative reduction
+- -pc_mg_bottom_max_it <maxit> - the cap
+
+  Level: intermediate
+
+.seealso: `PCMGBottomSolver`, `PCMGSetBottomSolver()`
+@*/
+PetscErrorCode PCMGSetBottomTolerances(PC pc, PetscReal rtol, PetscInt maxit)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCheck(rtol > 0.0 && rtol < 1.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Bottom rtol %g must be in (0, 1)", (double)rtol);
+  PetscCheck(maxit >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Bottom max_it %" PetscInt_FMT " must be at least 1", maxit);
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  bottom->rtol  = rtol;
+  bottom->maxit = maxit;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCMGSetBottomTelescope - Agglomerates the bottom solve onto every factor-th rank through `PCTELESCOPE`
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCMG` preconditioner
+- factor - the reduction factor: the bottom Krylov solve runs on size/factor ranks (1: on all ranks, the default)
+
+  Options Database Key:
+. -pc_mg_bottom_telescope <factor> - the same
+
+  Notes:
+  Takes effect with a bottom solver set by `PCMGSetBottomSolver()`. Solving the coarse problem on fewer ranks
+  makes each of its global reductions cheaper (Hu 1995); the restriction to the fewer ranks and back costs two
+  scatters per bottom solve. Options of the inner `KSP` have the prefix `-mg_coarse_telescope_`.
+
+  Level: intermediate
+
+.seealso: `PCMGBottomSolver`, `PCMGSetBottomSolver()`, `PCTELESCOPE`
+@*/
+PetscErrorCode PCMGSetBottomTelescope(PC pc, PetscInt factor)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCheck(factor >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Telescope reduction factor %" PetscInt_FMT " must be at least 1", factor);
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  bottom->telescope = factor;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCMGGetBottomReport - Gets what the bottom solves of a `PCMG` have cost so far
+
+  Collective
+
+  Input Parameter:
+. pc - the `PCMG` preconditioner
+
+  Output Parameter:
+. report - the counts and times; iterations, reductions and times are the largest over the ranks (under
+           `PCTELESCOPE` only some ranks run the Krylov solve)
+
+  Notes:
+  One `MPI_Allreduce`, outside any bottom solve. Counts accumulate over all solves until `PCMGBottomReportReset()`.
+
+  Level: intermediate
+
+.seealso: `PCMGBottomReport`, `PCMGBottomReportView()`, `PCMGBottomReportReset()`, `PCMGBottomSolver`
+@*/
+PetscErrorCode PCMGGetBottomReport(PC pc, PCMGBottomReport *report)
+{
+  PCMGBottom    *bottom;
+  PetscLogDouble local[4], global[4];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(report, 2);
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  local[0] = (PetscLogDouble)bottom->stats.iterations;
+  local[1] = bottom->stats.reductions;
+  local[2] = bottom->stats.bottomtime;
+  local[3] = bottom->stats.mgtime;
+  PetscCall(MPIU_Allreduce(local, global, 4, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  *report            = bottom->stats;
+  report->iterations = (PetscInt)global[0];
+  report->reductions = global[1];
+  report->bottomtime = global[2];
+  report->mgtime     = global[3];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCMGBottomReportReset - Zeroes the bottom-solve report of a `PCMG`
+
+  Logically Collective
+
+  Input Parameter:
+. pc - the `PCMG` preconditioner
+
+  Level: intermediate
+
+.seealso: `PCMGGetBottomReport()`, `PCMGBottomReportView()`
+@*/
+PetscErrorCode PCMGBottomReportReset(PC pc)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PetscMemzero(&bottom->stats, sizeof(bottom->stats)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCMGBottomReportView - Prints the bottom-solve report of a `PCMG`: cycles, bottom solves and iterations, global
+  reductions inside the bottom solves, and the time in the bottom solves against the whole `PCMG` applications
+
+  Collective
+
+  Input Parameters:
++ pc     - the `PCMG` preconditioner
+- viewer - an ASCII viewer, e.g. `PETSC_VIEWER_STDOUT_WORLD`
+
+  Options Database Key:
+. -pc_mg_bottom_report - print it when the preconditioner is destroyed (`-ksp_view` prints it too)
+
+  Level: intermediate
+
+.seealso: `PCMGGetBottomReport()`, `PCMGBottomSolver`
+@*/
+PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
+{
+  PCMGBottom      *bottom;
+  PCMGBottomReport r;
+  KSP              coarse;
+  KSPType          type;
+  PetscReal        rtol;
+  PetscInt         maxit;
+  char             where[64];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
+  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGGetBottomReport(pc, &r));
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  PetscCall(KSPGetType(bottom->krylov ? bottom->krylov : coarse, &type));
+  PetscCall(KSPGetTolerances(bottom->krylov ? bottom->krylov : coarse, &rtol, NULL, NULL, &maxit));
+  if (!bottom->ksptype[0]) where[0] = 0;
+  else if (bottom->telescope > 1) PetscCall(PetscSNPrintf(where, sizeof(where), ", on 1 of every %" PetscInt_FMT " ranks (PCTELESCOPE)", bottom->telescope));
+  else PetscCall(PetscStrncpy(where, ", on all ranks", sizeof(where)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): bottom KSP %s, rtol %g, max_it %" PetscInt_FMT "%s\n", type ? type : "(not set up)", (double)rtol, maxit, bottom->ksptype[0] ? where : " (PCMG's own coarse solve, no bottom policy)"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "PCMG cycles: %" PetscInt_FMT ", bottom solves: %" PetscInt_FMT "\n", r.vcycles, r.solves));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "bottom iterations: %" PetscInt_FMT " (%.1f per solve)\n", r.iterations, r.solves ? (double)r.iterations / r.solves : 0.0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "time in bottom solves: %.3g s of %.3g s in PCMG (%.0f %%); per cycle %.3g s of %.3g s\n", r.bottomtime, r.mgtime, r.mgtime > 0 ? 100.0 * r.bottomtime / r.mgtime : 0.0, r.vcycles ? r.bottomtime / r.vcycles : 0.0,
+                                   r.vcycles ? r.mgtime / r.vcycles : 0.0));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

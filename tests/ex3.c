@@ -1,0 +1,330 @@
+static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on a DMDA Poisson problem with geometric multigrid.\n\
+  -dim <2|3>, -n <points per direction, 2^k + 1>, -pc_mg_levels <levels> : the grid and the hierarchy\n\
+  -bottom <ksptype> : call PCMGSetBottomSolver() from C (instead of -pc_mg_bottom_ksp_type)\n\
+  -print_coarse : print the coarse solver that results from the policy and the -mg_coarse_ options\n\
+  -print_report : print the bottom-solve report (PCMGBottomReportView())\n\
+  -count_reductions <cycles> : run this many single V-cycles (KSPPREONLY, smoothers without reductions) and compare\n\
+                               the report's reduction count with an MPI profiling-interface counter\n\
+  -bad_calls : call the hook's functions with bad arguments and print the errors\n\n";
+
+#include <cakrylov.h>
+#include <petscdmda.h>
+#include "reductioncounter.h"
+
+/* -Laplacian on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that PCMG's
+   restriction, the transpose of DMDA's interpolation, matches the rediscretized coarse operators) */
+static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
+{
+  DM          da;
+  PetscInt    dim, M, N, P, xs, ys, zs, xm, ym, zm;
+  PetscReal   h, scale;
+  MatStencil  row, col[7];
+  PetscScalar v[7];
+
+  PetscFunctionBegin;
+  (void)J, (void)ctx;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  h     = 1.0 / (M - 1);
+  scale = PetscPowRealInt(h, dim - 2); /* h^d / h^2 */
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
+        PetscBool      boundary = PETSC_FALSE;
+        PetscInt       nc       = 1;
+
+        row.i = i; row.j = j; row.k = k;
+        for (PetscInt d = 0; d < dim; d++) boundary = (PetscBool)(boundary || idx[d] == 0 || idx[d] == size[d] - 1);
+        col[0] = row;
+        v[0]   = boundary ? scale : 2.0 * dim * scale; /* u = 0 on the boundary; the 2d-point Laplacian inside */
+        if (!boundary) {
+          for (PetscInt d = 0; d < dim; d++) {
+            for (PetscInt side = -1; side <= 1; side += 2) {
+              col[nc] = row;
+              if (d == 0) col[nc].i += side;
+              if (d == 1) col[nc].j += side;
+              if (d == 2) col[nc].k += side;
+              v[nc++] = -scale;
+            }
+          }
+        }
+        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
+      }
+    }
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* f = h^d (1 + x) (1 + 2 y) (1 + 3 z) inside, 0 on the boundary: no symmetry that could make BiCGStab break down */
+static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
+{
+  DM        da;
+  PetscInt     dim, M, xs, ys, zs, xm, ym, zm;
+  PetscReal    h;
+  PetscScalar *f;
+
+  PetscFunctionBegin;
+  (void)ctx;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(DMDAGetInfo(da, &dim, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  h = 1.0 / (M - 1);
+  PetscCall(VecGetArray(b, &f));
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt idx[3] = {i, j, k};
+        PetscScalar   *fijk   = &f[((k - zs) * ym + (j - ys)) * xm + (i - xs)];
+
+        *fijk = PetscPowRealInt(h, dim);
+        for (PetscInt d = 0; d < dim; d++) *fijk *= (idx[d] > 0 && idx[d] < M - 1) ? 1.0 + (d + 1) * idx[d] * h : 0.0;
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(b, &f));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PrintCoarse(PC pc)
+{
+  KSP       coarse;
+  PC        cpc;
+  KSPType   ktype;
+  PCType    ptype;
+  PetscReal rtol;
+  PetscInt  maxit;
+  PetscBool nonzero;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  PetscCall(KSPGetType(coarse, &ktype));
+  PetscCall(KSPGetTolerances(coarse, &rtol, NULL, NULL, &maxit));
+  PetscCall(KSPGetInitialGuessNonzero(coarse, &nonzero));
+  PetscCall(KSPGetPC(coarse, &cpc));
+  PetscCall(PCGetType(cpc, &ptype));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse solver: KSP %s, rtol %g, max_it %" PetscInt_FMT ", %s initial guess, PC %s\n", ktype, (double)rtol, maxit, nonzero ? "nonzero" : "zero", ptype));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PrintError(PetscErrorCode ierr, const char call[])
+{
+  const char *specific;
+
+  PetscFunctionBegin;
+  PetscCall(PetscErrorMessage(ierr, NULL, (char **)&specific));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s -> error %d: %s\n", call, (int)ierr, ierr ? specific : "none"));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BadCalls(PC mg)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(PrintError(PCMGSetBottomSolver(pc, KSPCABICGSTAB), "PCMGSetBottomSolver(jacobi, cabicgstab)"));
+  PetscCall(PrintError(PCMGSetBottomSolver(mg, ""), "PCMGSetBottomSolver(mg, \"\")"));
+  PetscCall(PrintError(PCMGSetBottomTolerances(mg, 1.0, 10), "PCMGSetBottomTolerances(mg, 1, 10)"));
+  PetscCall(PrintError(PCMGSetBottomTolerances(mg, 1e-4, 0), "PCMGSetBottomTolerances(mg, 1e-4, 0)"));
+  PetscCall(PrintError(PCMGSetBottomTelescope(mg, 0), "PCMGSetBottomTelescope(mg, 0)"));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  DM               da;
+  KSP              ksp;
+  PC               pc;
+  Vec              x, b;
+  PCMGBottomReport report;
+  PetscInt         dim = 2, n = 33, cycles = 0, its;
+  char             bottom[64] = "";
+  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, bad_calls = PETSC_FALSE, ismg;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(CAKrylovInitializePackage());
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "PCMG bottom-solver hook test", NULL);
+  PetscCall(PetscOptionsInt("-dim", "Dimension", NULL, dim, &dim, NULL));
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction (2^k + 1)", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsString("-bottom", "PCMGSetBottomSolver() with this KSP type", NULL, bottom, bottom, sizeof(bottom), NULL));
+  PetscCall(PetscOptionsBool("-print_coarse", "Print the coarse solver", NULL, print_coarse, &print_coarse, NULL));
+  PetscCall(PetscOptionsBool("-print_report", "Print the bottom-solve report", NULL, print_report, &print_report, NULL));
+  PetscCall(PetscOptionsInt("-count_reductions", "Single V-cycles whose bottom reductions are counted", NULL, cycles, &cycles, NULL));
+  PetscCall(PetscOptionsBool("-bad_calls", "Call the hook with bad arguments", NULL, bad_calls, &bad_calls, NULL));
+  PetscOptionsEnd();
+
+  if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetDM(ksp, da));
+  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, NULL));
+  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, NULL));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PCMGSetLevels(pc, 3, NULL));
+  if (bottom[0]) PetscCall(PCMGSetBottomSolver(pc, bottom));
+  if (bad_calls) PetscCall(BadCalls(pc));
+  if (cycles) { /* one V-cycle per KSPSolve; the smoothers use no reductions: every reduction is a bottom one */
+    PetscCall(KSPSetType(ksp, KSPPREONLY));
+    for (PetscInt l = 1; l < 3; l++) {
+      KSP smoother;
+      PC  spc;
+
+      PetscCall(PCMGGetSmoother(pc, l, &smoother));
+      PetscCall(KSPSetType(smoother, KSPRICHARDSON));
+      PetscCall(KSPGetPC(smoother, &spc));
+      PetscCall(PCSetType(spc, PCJACOBI)); /* not SOR: MatSOR_MPIAIJ duplicates a vector (one reduction) per call */
+    }
+  } else {
+    PetscCall(KSPSetType(ksp, KSPFGMRES)); /* the bottom solve is a (nonlinear) Krylov solve: flexible outer method */
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 50));
+  }
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetSolution(ksp, &x));
+  PetscCall(KSPGetRhs(ksp, &b));
+  if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
+
+  if (cycles) {
+    PCMGBottomReport before;
+    PetscInt         counted;
+
+    PetscCall(KSPSolve(ksp, NULL, NULL)); /* a first V-cycle sets up the coarse solver (PETSc's setup reductions) */
+    PetscCall(VecCopy(x, b));             /* then V-cycles alone, PCApply(), on some right-hand side */
+    PetscCall(PCMGGetBottomReport(pc, &before));
+    nreductions = nnonblocking = 0;
+    counting                   = PETSC_TRUE;
+    for (PetscInt c = 0; c < cycles; c++) PetscCall(PCApply(pc, b, x));
+    counting = PETSC_FALSE;
+    counted  = nreductions;
+    PetscCall(PCMGGetBottomReport(pc, &report));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles, report.solves - before.solves,
+                          report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
+  } else {
+    KSPConvergedReason reason;
+    Mat                A;
+    Vec                r;
+    PetscReal          rnorm, bnorm;
+
+    PetscCall(KSPSolve(ksp, NULL, NULL));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetOperators(ksp, &A, NULL));
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(MatResidual(A, b, x, r));
+    PetscCall(VecNorm(r, NORM_2, &rnorm));
+    PetscCall(VecNorm(b, NORM_2, &bnorm));
+    PetscCall(VecDestroy(&r));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s after %" PetscInt_FMT " iterations; true residual <= 1e-8 ||b||: %s\n", KSPConvergedReasons[reason], its, rnorm <= 1e-8 * bnorm ? "yes" : "NO"));
+    if (ismg) {
+      PetscCall(PCMGGetBottomReport(pc, &report));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "report: one bottom solve per PCMG application: %s\n", report.solves == report.vcycles && report.vcycles == its ? "yes" : "NO"));
+    }
+  }
+  if (ismg && print_report) PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # the hook from the options database and from C; the policy, and PETSc's -mg_coarse_ options winning over it
+   test:
+      suffix: policy
+      nsize: {{1 2 4}}
+      args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm}} -mg_levels_pc_type jacobi -print_coarse
+      filter: sed -E "s/KSP (cabicgstab|bcgs|bcgsm|pipebcgsm),/KSP <type>,/"
+      output_file: output/ex3_policy.out
+
+   test:
+      suffix: policy_c
+      nsize: 2
+      args: -bottom cabicgstab -pc_mg_bottom_rtol 1e-3 -pc_mg_bottom_max_it 50 -print_coarse -dim 3 -n 17
+
+   test:
+      suffix: override
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_type bcgs -mg_coarse_ksp_rtol 1e-6 -mg_coarse_pc_type sor -print_coarse
+
+   # PCMG's own coarse solve is measured too (no policy)
+   test:
+      suffix: nopolicy
+      nsize: 2
+      args: -print_coarse -print_report
+      filter: grep -v -i "time in"
+
+   # the report's count of global reductions in bottom solves is the real one
+   test:
+      suffix: reductions
+      nsize: {{2 4}}
+      args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm}} -count_reductions 3
+      filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
+      output_file: output/ex3_reductions.out
+
+   test:
+      suffix: reductions_telescope
+      nsize: 4
+      args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs}} -pc_mg_bottom_telescope 2 -count_reductions 3
+      filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
+      output_file: output/ex3_reductions.out
+
+   test:
+      suffix: reductions_dim3
+      nsize: 2
+      args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 2 -print_report
+      filter: grep -v -i "time in"
+
+   # agglomeration onto fewer ranks: the same V-cycles as without it (bottom iterations and reductions differ)
+   test:
+      suffix: telescope
+      nsize: 4
+      args: -pc_mg_bottom_ksp_type cabicgstab -pc_mg_bottom_telescope {{1 2 4}} -print_report
+      filter: grep -v -i -E "time in|iterations:|reductions" | sed -E "s/, on (all ranks|1 of every [24] ranks \\(PCTELESCOPE\\))//"
+      output_file: output/ex3_telescope.out
+
+   test:
+      suffix: report_at_destroy
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type bcgs -pc_mg_bottom_report
+      filter: grep -v -i "time in"
+
+   test:
+      suffix: bad_calls
+      args: -bad_calls
+
+   test:
+      suffix: bad_option
+      args: -pc_mg_bottom_rtol 2
+      filter: Error: grep -o "Bottom rtol 2. must be in (0, 1)"
+
+   # not PCMG: the hook stays out of the way
+   test:
+      suffix: not_mg
+      args: -pc_type jacobi -ksp_type cg -ksp_max_it 500 -pc_mg_bottom_ksp_type cabicgstab -options_left 0
+
+   # PETSc's own, unmodified KSP tutorial ex45 (3D Laplacian, DMDA, PCMG) with the library loaded at run time
+   test:
+      suffix: plugin_ex45
+      nsize: 2
+      command: ${mpiexec} -n 2 ${cakrylov_dir}/build/petsc-examples/ex45 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -pc_mg_bottom_ksp_type cabicgstab -pc_mg_bottom_report -ksp_converged_reason
+      filter: grep -v -i "time in" | sed -E "s/Residual norm [0-9.e-]+/Residual norm (printed)/"
+
+   test:
+      suffix: plugin_ex45_help
+      command: ${cakrylov_dir}/build/petsc-examples/ex45 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -pc_type mg -help
+      filter: grep -E "pc_mg_bottom" | cut -d"<" -f1
+
+TEST*/
