@@ -310,7 +310,12 @@ int main(int argc, char **argv)
       args: -pc_mg_bottom_rtol 2
       filter: Error: grep -o "Bottom rtol 2. must be in (0, 1)"
 
-   # not PCMG: the hook stays out of the way
+   # not PCMG, or a type built on PCMG (gamg replaces PCMG's setup, view, destroy): the hook stays out of the way
+   test:
+      suffix: gamg
+      nsize: 2
+      args: -pc_type gamg -pc_mg_bottom_ksp_type cabicgstab -options_left 0
+
    test:
       suffix: not_mg
       args: -pc_type jacobi -ksp_type cg -ksp_max_it 500 -pc_mg_bottom_ksp_type cabicgstab -options_left 0

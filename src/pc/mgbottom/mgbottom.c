@@ -53,17 +53,27 @@ static PetscLogDouble PCMGBottomReductionCount(void)
 #endif
 }
 
-static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
+/* The hook's data of a PC created by PCCreate_MGBottom(): PCMG, or a type built on it that kept some wrappers (PCGAMG) */
+static PetscErrorCode PCMGBottomQuery(PC pc, PCMGBottom **bottom)
 {
   PetscContainer container;
-  PetscBool      ismg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)pc, PCMGBOTTOM_KEY, (PetscObject *)&container));
+  PetscCheck(container, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "This PCMG was created before CAKrylovInitializePackage(): call it right after PetscInitialize()");
+  PetscCall(PetscContainerGetPointer(container, (void **)bottom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same for the public functions, which need PCMG itself: types built on it replace the setup the policy needs */
+static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
+{
+  PetscBool ismg;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
   PetscCheck(ismg, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "The bottom-solver hook needs a PCMG preconditioner, not %s", ((PetscObject)pc)->type_name ? ((PetscObject)pc)->type_name : "an unset type");
-  PetscCall(PetscObjectQuery((PetscObject)pc, PCMGBOTTOM_KEY, (PetscObject *)&container));
-  PetscCheck(container, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "This PCMG was created before CAKrylovInitializePackage(): call it right after PetscInitialize()");
-  PetscCall(PetscContainerGetPointer(container, (void **)bottom));
+  PetscCall(PCMGBottomQuery(pc, bottom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -163,7 +173,7 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
   PCMGBottom *bottom;
 
   PetscFunctionBegin;
-  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(PCMGBottomConfigureCoarse(pc, bottom));
   PetscCall(bottom->setup(pc));
   if (bottom->ksptype[0]) { /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
@@ -182,7 +192,7 @@ static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(PetscTime(&t0));
   PetscCall(bottom->apply(pc, b, x));
   PetscCall(PetscTime(&t1));
@@ -198,7 +208,7 @@ static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, Pet
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(PetscTime(&t0));
   PetscCall(bottom->applyrichardson(pc, b, x, w, rtol, abstol, dtol, its, zeroguess, outits, reason));
   PetscCall(PetscTime(&t1));
@@ -216,7 +226,7 @@ static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, PetscOptionItems *PetscOp
   PetscBool   flg, flg2;
 
   PetscFunctionBegin;
-  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(bottom->setfromoptions(pc, PetscOptionsObject));
   rtol   = bottom->rtol;
   maxit  = bottom->maxit;
@@ -240,7 +250,7 @@ static PetscErrorCode PCView_MGBottom(PC pc, PetscViewer viewer)
   PetscBool   isascii;
 
   PetscFunctionBegin;
-  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(bottom->view(pc, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (isascii) PetscCall(PCMGBottomReportView(pc, viewer));
@@ -252,7 +262,7 @@ static PetscErrorCode PCDestroy_MGBottom(PC pc)
   PCMGBottom *bottom;
 
   PetscFunctionBegin;
-  PetscCall(PCMGBottomGet(pc, &bottom));
+  PetscCall(PCMGBottomQuery(pc, &bottom));
   if (bottom->report) PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)pc))));
   PetscCall(bottom->destroy(pc));
   PetscCall(PetscObjectCompose((PetscObject)pc, PCMGBOTTOM_KEY, NULL)); /* frees bottom */
