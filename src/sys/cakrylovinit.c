@@ -13,7 +13,7 @@ static PetscErrorCode CAKrylovFinalizePackage(void)
 }
 
 /*@C
-  CAKrylovInitializePackage - Registers the cakrylov KSP types and log events with PETSc.
+  CAKrylovInitializePackage - Registers the cakrylov KSP types, the PCMG bottom-solver hook and log events with PETSc.
 
   Not Collective
 
@@ -24,7 +24,7 @@ static PetscErrorCode CAKrylovFinalizePackage(void)
 
   Level: beginner
 
-.seealso: `KSPCABICGSTAB`, `KSPPIPEBCGSM`, `KSPBCGSM`, `KSPRegister()`
+.seealso: `KSPCABICGSTAB`, `KSPPIPEBCGSM`, `KSPBCGSM`, `PCMGBottomSolver`, `KSPRegister()`
 @*/
 PetscErrorCode CAKrylovInitializePackage(void)
 {
