@@ -259,6 +259,13 @@ int main(int argc, char **argv)
       nsize: 2
       args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_type bcgs -mg_coarse_ksp_rtol 1e-6 -mg_coarse_pc_type sor -print_coarse
 
+   # KSPRICHARDSON runs all its V-cycles in one PCApplyRichardson(): they are counted too
+   test:
+      suffix: richardson
+      nsize: 2
+      args: -ksp_type richardson -pc_mg_bottom_ksp_type cabicgstab -print_report
+      filter: grep -v -i "time in"
+
    # PCMG's own coarse solve is measured too (no policy)
    test:
       suffix: nopolicy

@@ -168,24 +168,6 @@ static PetscErrorCode PCMGBottomConfigureTelescope(PC pc, PCMGBottom *bottom)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_MGBottom(PC pc)
-{
-  PCMGBottom *bottom;
-
-  PetscFunctionBegin;
-  PetscCall(PCMGBottomQuery(pc, &bottom));
-  PetscCall(PCMGBottomConfigureCoarse(pc, bottom));
-  PetscCall(bottom->setup(pc));
-  if (bottom->ksptype[0]) { /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
-    KSP coarse;
-
-    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE));
-  }
-  PetscCall(PCMGBottomConfigureTelescope(pc, bottom));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 {
   PCMGBottom    *bottom;
@@ -217,6 +199,33 @@ static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCMGSetType() (called by PCMG's set-from-options) sets applyrichardson itself: wrap what it set */
+static void PCMGBottomWrapRichardson(PC pc, PCMGBottom *bottom)
+{
+  if (pc->ops->applyrichardson == PCApplyRichardson_MGBottom) return;
+  bottom->applyrichardson = pc->ops->applyrichardson;
+  if (bottom->applyrichardson) pc->ops->applyrichardson = PCApplyRichardson_MGBottom;
+}
+
+static PetscErrorCode PCSetUp_MGBottom(PC pc)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomQuery(pc, &bottom));
+  PCMGBottomWrapRichardson(pc, bottom);
+  PetscCall(PCMGBottomConfigureCoarse(pc, bottom));
+  PetscCall(bottom->setup(pc));
+  if (bottom->ksptype[0]) { /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
+    KSP coarse;
+
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE));
+  }
+  PetscCall(PCMGBottomConfigureTelescope(pc, bottom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   PCMGBottom *bottom;
@@ -228,6 +237,7 @@ static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, PetscOptionItems *PetscOp
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(bottom->setfromoptions(pc, PetscOptionsObject));
+  PCMGBottomWrapRichardson(pc, bottom);
   rtol   = bottom->rtol;
   maxit  = bottom->maxit;
   factor = bottom->telescope;
@@ -290,15 +300,14 @@ static PetscErrorCode PCCreate_MGBottom(PC pc)
   bottom->setfromoptions      = pc->ops->setfromoptions;
   bottom->setup               = pc->ops->setup;
   bottom->apply               = pc->ops->apply;
-  bottom->applyrichardson     = pc->ops->applyrichardson;
   bottom->view                = pc->ops->view;
   bottom->destroy             = pc->ops->destroy;
   pc->ops->setfromoptions     = PCSetFromOptions_MGBottom;
   pc->ops->setup              = PCSetUp_MGBottom;
   pc->ops->apply              = PCApply_MGBottom;
-  pc->ops->applyrichardson    = bottom->applyrichardson ? PCApplyRichardson_MGBottom : NULL;
   pc->ops->view               = PCView_MGBottom;
   pc->ops->destroy            = PCDestroy_MGBottom;
+  PCMGBottomWrapRichardson(pc, bottom);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
