@@ -1,5 +1,6 @@
 # cakrylov: communication-avoiding and communication-hiding BiCGStab solvers for PETSc.
 #
+#   make run              set up, build, and run the main job: 3D Helmholtz multigrid, bcgs vs cabicgstab bottom solver
 #   make                  build lib/libcakrylov.so against PETSc
 #   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
 #   make demo             load the plugin into a PETSc program and solve with each type
@@ -14,8 +15,16 @@ PETSC_DIR    ?= /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
 PETSC_ARCH   ?=
 
 ifeq ($(wildcard $(PETSC_DIR)/lib/petsc/conf/variables),)
+ifeq ($(MAKECMDGOALS),run)
+# `make run` on a fresh machine: set up first, then run with PETSc present
+run:
+	@bash $(CAKRYLOV_DIR)/share/setup.sh
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) run
+.PHONY: run
+else
   $(error No PETSc at PETSC_DIR=$(PETSC_DIR): run share/setup.sh, or set PETSC_DIR (and PETSC_ARCH) to your PETSc)
 endif
+else
 
 # Compilers, flags and PETSC_LIB come from PETSc itself.
 include $(PETSC_DIR)/lib/petsc/conf/variables
@@ -66,6 +75,16 @@ $(BUILDDIR)/petsc-examples/%: $(PETSC_EXAMPLES)/ksp/ksp/tutorials/%.c
 demo: all $(BUILDDIR)/petsc-examples/ex2
 	@$(CAKRYLOV_DIR)/share/demo.sh $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV)
 
+# ---- the main job: the 3D Helmholtz tutorial with bcgs and cabicgstab as multigrid bottom solver, side by side ----
+$(BUILDDIR)/tutorials/%: $(CAKRYLOV_DIR)/tutorials/%.c $(LIBNAME_CAKRYLOV)
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
+
+run: all $(BUILDDIR)/tutorials/ex1
+	@bash $(CAKRYLOV_DIR)/share/setup.sh
+	@$(CAKRYLOV_DIR)/share/run.sh $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/run $(RUN_ARGS)
+
 # ---- benchmark: merged BiCGStab (bcgsm, pipebcgsm) against PETSc's bcgs, pipebcgs; writes share/bench/results/merged.txt ----
 $(BUILDDIR)/bench/merged: $(CAKRYLOV_DIR)/share/bench/merged.c $(LIBNAME_CAKRYLOV)
 	@mkdir -p $(@D)
@@ -91,4 +110,6 @@ clean: cakrylov-clean
 cakrylov-clean:
 	rm -rf $(BUILDDIR) $(LIBDIR)
 
-.PHONY: all test demo install clean cakrylov-clean
+.PHONY: all test demo run install clean cakrylov-clean
+
+endif # PETSc present
