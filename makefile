@@ -4,7 +4,8 @@
 #   make                  build lib/libcakrylov.so against PETSc
 #   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
 #   make demo             load the plugin into a PETSc program and solve with each type
-#   make bench-merged     benchmark bcgsm/pipebcgsm against PETSc's bcgs/pipebcgs (BENCH_ARGS="-n 200 -runs 5")
+#   make bench-merged     benchmark bcgsm/pipebcgsm/rbicgstab against PETSc's bcgs/pipebcgs (BENCH_ARGS="-n 200 -runs 5")
+#   make bench-overlap    MPI_Iallreduce overlap micro-benchmark, 2 and 4 ranks (BENCH_ARGS="-reps 100 -work_us 20")
 #   make install PREFIX=  install headers, library and cakrylov.pc
 #   make clean            remove build/ and lib/
 #
@@ -95,6 +96,17 @@ bench-merged: all $(BUILDDIR)/bench/merged
 	@$(CAKRYLOV_DIR)/share/bench/merged.sh $(BUILDDIR)/bench/merged $(BENCH_ARGS)
 
 .PHONY: bench-merged
+
+# ---- benchmark: overlap of MPI_Iallreduce with work, with and without MPI_Test progression; writes share/bench/results/overlap.{txt,csv,png} ----
+$(BUILDDIR)/bench/overlap: $(CAKRYLOV_DIR)/share/bench/overlap.c
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $< -o $@
+
+bench-overlap: $(BUILDDIR)/bench/overlap
+	@$(CAKRYLOV_DIR)/share/bench/overlap.sh $(BUILDDIR)/bench/overlap $(BENCH_ARGS)
+
+.PHONY: bench-overlap
 
 # ---- install ----
 install: all

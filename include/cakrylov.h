@@ -51,9 +51,35 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetBasis(KSP, KSPCABiCGStabBasis *);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetTelescope(KSP, PetscBool);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetTelescope(KSP, PetscBool *);
 
+/*E
+   CAKrylovProgressType - how `KSPRBICGSTAB` and `KSPPIPEBCGSM` help their non-blocking reductions progress while
+   the work that hides them runs
+
+   Values:
++  `CAKRYLOV_PROGRESS_NONE` - start the reduction, do the work, wait: the MPI library alone decides whether it progresses
+-  `CAKRYLOV_PROGRESS_TEST` - manual progression: about n `MPI_Test` calls on the reduction at chunk boundaries of the
+                              work this library controls (fused vector kernels, the SpMV of AIJ matrices, `PCJACOBI`,
+                              `PCSYNTHETIC`)
+
+   Level: intermediate
+
+.seealso: `KSPRBiCGStabSetProgress()`, `KSPPIPEBCGSMSetProgress()`
+E*/
+typedef enum {
+  CAKRYLOV_PROGRESS_NONE,
+  CAKRYLOV_PROGRESS_TEST
+} CAKrylovProgressType;
+CAKRYLOV_EXTERN const char *const CAKrylovProgressTypes[];
+
+/* KSPRBICGSTAB: reordered BiCGStab, its reductions hidden behind the preconditioner */
+CAKRYLOV_EXTERN PetscErrorCode KSPRBiCGStabSetProgress(KSP, CAKrylovProgressType, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode KSPRBiCGStabGetProgress(KSP, CAKrylovProgressType *, PetscInt *);
+
 /* KSPPIPEBCGSM: pipelined BiCGStab with merged vector operations */
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMSetReplacementPeriod(KSP, PetscInt);
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP, PetscInt *);
+CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMSetProgress(KSP, CAKrylovProgressType, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetProgress(KSP, CAKrylovProgressType *, PetscInt *);
 
 /* PCMG bottom-solver hook: a Krylov method with a bottom-solve policy on the coarsest level of PCMG */
 /*S
@@ -86,3 +112,9 @@ CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomTelescope(PC, PetscInt);
 CAKRYLOV_EXTERN PetscErrorCode PCMGGetBottomReport(PC, PCMGBottomReport *);
 CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportView(PC, PetscViewer);
 CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportReset(PC);
+
+/* PCSYNTHETIC: the identity at a configurable cost of alpha vector reads+writes per application (a test and
+   benchmark double for an expensive preconditioner that progresses in-flight reductions) */
+#define PCSYNTHETIC "synthetic"
+CAKRYLOV_EXTERN PetscErrorCode PCSyntheticSetComplexity(PC, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode PCSyntheticGetComplexity(PC, PetscInt *);

@@ -90,4 +90,14 @@ int main(int argc, char **argv)
       nsize: 2
       command: ${mpiexec} -n 2 ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type bcgsm -pc_type jacobi -ksp_converged_reason -m 16 -n 16
 
+   test:
+      suffix: plugin_rbicgstab
+      nsize: 2
+      command: ${mpiexec} -n 2 ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type rbicgstab -pc_type jacobi -ksp_rbicgstab_progress test -ksp_converged_reason -m 16 -n 16
+
+   test:
+      suffix: plugin_help_rbicgstab
+      command: ${cakrylov_dir}/build/petsc-examples/ex2 -dll_append ${cakrylov_dir}/lib/libcakrylov.so -ksp_type rbicgstab -help
+      filter: grep -E "rbicgstab" | cut -d"(" -f1
+
 TEST*/

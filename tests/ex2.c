@@ -6,6 +6,8 @@ static char help[] = "Regression tests of the library's KSP types (cabicgstab by
   -print_its : print the iteration counts\n\
   -print_history <digits> : print the residual norm history with this many significant digits\n\
   -check_fallback : solve again with -cakrylov_vec_fallback (fused kernels through PETSc Vec operations), compare iterations and residual history\n\
+  -check_progress : solve again with -ksp_<type>_progress test (rbicgstab, pipebcgsm): iterations, residual history and solution must be bitwise the same\n\
+  -check_progress_tests : check from -ksp_view that the MPI_Test calls made per overlapped region are between 1 and n + 1 (n: -ksp_<type>_progress_tests)\n\
   -count_reductions : count global reductions during KSPSolve() with an MPI profiling-interface counter, check the number the type promises\n\
   -bad_setters : call the setters with bad values and print the errors\n\n";
 
@@ -175,6 +177,70 @@ static PetscErrorCode CheckFallback(KSP ksp, Vec b, Vec x0, Vec x)
   PetscFunctionReturn(0);
 }
 
+/* The solve again with manual progression of the reductions: MPI_Test changes no data, so everything is bitwise equal */
+static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  const PetscReal *hist;
+  PetscReal       *ref;
+  PetscInt         nref, n, its_ref, its;
+  KSPType          type;
+  char             name[64];
+  Vec              xref;
+  PetscBool        same;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(KSPGetIterationNumber(ksp, &its_ref));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &nref));
+  PetscCall(PetscMalloc1(nref, &ref));
+  PetscCall(PetscArraycpy(ref, hist, nref));
+  PetscCall(VecDuplicate(x, &xref));
+  PetscCall(VecCopy(x, xref));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "-ksp_%s_progress", type));
+  PetscCall(PetscOptionsSetValue(NULL, name, "test"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &n));
+  same = (PetscBool)(its == its_ref && n == nref);
+  for (PetscInt i = 0; same && i < n; i++) same = (PetscBool)(hist[i] == ref[i]);
+  if (same) PetscCall(VecEqual(x, xref, &same));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "with progress test: the same iterations, residual history and solution, bitwise: %s\n", same ? "yes" : "NO"));
+  PetscCall(VecDestroy(&xref));
+  PetscCall(PetscFree(ref));
+  PetscFunctionReturn(0);
+}
+
+/* From -ksp_view's progression line "... about n MPI_Test calls per overlapped region; made t in r regions ...": 1 <= t / r <= n + 1 */
+static PetscErrorCode CheckProgressTests(KSP ksp)
+{
+  PetscViewer viewer;
+  char        text[4096] = "";
+  const char *line;
+  int         n = 0, t = -1, r = 0;
+  PetscMPIInt rank;
+  FILE       *fp;
+  size_t      len = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_WORLD, "ksp_view.txt", &viewer));
+  PetscCall(KSPView(ksp, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) {
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, "ksp_view.txt", "r", &fp));
+    len = fread(text, 1, sizeof(text) - 1, fp);
+    text[len] = 0;
+    PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+  }
+  line = strstr(text, "progression of the reductions: test, about ");
+  if (line) (void)sscanf(line, "progression of the reductions: test, about %d MPI_Test calls per overlapped region; made %d in %d regions", &n, &t, &r);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MPI_Test calls per overlapped region between 1 and n + 1: %s\n", r > 0 && t >= r && t <= (n + 1) * r ? "yes" : "NO"));
+  if (!(r > 0 && t >= r && t <= (n + 1) * r)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  n = %d, %d tests in %d regions\n", n, t, r));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BadSetters(KSP ksp)
 {
   const PetscInt bad[] = {0, 33};
@@ -203,7 +269,7 @@ int main(int argc, char **argv)
   Rhs                rhs     = RHS_ONES;
   PetscInt           dim = 2, n = 24, its, history_digits = 0;
   PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
-  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, iscab;
+  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, iscab;
   char               compare_type[64] = KSPBCGS;
   KSPConvergedReason reason;
   KSPType            type;
@@ -223,6 +289,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-print_its", "Print iteration counts", NULL, print_its, &print_its, NULL));
   PetscCall(PetscOptionsInt("-print_history", "Print the residual history with this many significant digits", NULL, history_digits, &history_digits, NULL));
   PetscCall(PetscOptionsBool("-check_fallback", "Compare with the fallback path of the fused kernels", NULL, check_fallback, &check_fallback, NULL));
+  PetscCall(PetscOptionsBool("-check_progress", "Compare with manual progression of the reductions", NULL, check_progress, &check_progress, NULL));
+  PetscCall(PetscOptionsBool("-check_progress_tests", "Check the MPI_Test calls made per overlapped region", NULL, check_progress_tests, &check_progress_tests, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions in KSPSolve()", NULL, count, &count, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
   PetscOptionsEnd();
@@ -279,13 +347,16 @@ int main(int argc, char **argv)
   }
 
   if (check_fallback) PetscCall(CheckFallback(ksp, b, x0, x));
+  if (check_progress) PetscCall(CheckProgress(ksp, b, x0, x));
+  if (check_progress_tests) PetscCall(CheckProgressTests(ksp));
 
   if (count) { /* what each type promises: cabicgstab 1 per outer iteration, bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration; plus 1 for r_0 */
     PetscInt  expected, initial = 1;
-    PetscBool isbcgsm, ispipe;
+    PetscBool isbcgsm, ispipe, isrb;
 
     PetscCall(PetscStrcmp(type, KSPBCGSM, &isbcgsm));
     PetscCall(PetscStrcmp(type, KSPPIPEBCGSM, &ispipe));
+    PetscCall(PetscStrcmp(type, KSPRBICGSTAB, &isrb));
     if (iscab) {
       PetscInt  s;
       PetscBool telescope;
@@ -296,10 +367,16 @@ int main(int argc, char **argv)
       expected = initial + OuterIterations(its, s, telescope);
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve: %" PetscInt_FMT " for %" PetscInt_FMT " iterations; expected %s%" PetscInt_FMT " outer iterations (s = %" PetscInt_FMT ", telescoping %s) = %" PetscInt_FMT ": %s\n", nreductions, its,
                             initial ? "1 initial norm + " : "", OuterIterations(its, s, telescope), s, telescope ? "on" : "off", expected, nreductions == expected ? "yes" : "NO"));
+    } else if (isrb) { /* rbicgstab: the norm of the last iterate comes with one more (first) reduction */
+      const PetscInt final = normtype == KSP_NORM_NONE ? 0 : 1;
+
+      expected = 1 + 2 * its + final;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve: %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations; expected 1 + 2 per iteration%s = %" PetscInt_FMT ", all non-blocking: %s\n", nreductions, nnonblocking, its, final ? " + 1 for the last norm" : "", expected,
+                            nreductions == expected && nnonblocking == expected ? "yes" : "NO"));
     } else {
       const PetscInt per = isbcgsm ? 3 : 2;
 
-      PetscCheck(isbcgsm || ispipe, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-count_reductions knows cabicgstab, bcgsm and pipebcgsm, not %s", type);
+      PetscCheck(isbcgsm || ispipe, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-count_reductions knows cabicgstab, bcgsm, pipebcgsm and rbicgstab, not %s", type);
       expected = initial + per * its;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve: %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations; expected 1 + %" PetscInt_FMT " per iteration = %" PetscInt_FMT "%s: %s\n", nreductions, nnonblocking, its, per, expected,
                             ispipe ? ", all non-blocking" : "", nreductions == expected && (!ispipe || nnonblocking == expected) ? "yes" : "NO"));
@@ -495,7 +572,7 @@ int main(int argc, char **argv)
       suffix: pipebcgsm_view
       nsize: 2
       args: -ksp_type pipebcgsm -problem convdiff -n 16 -pc_type jacobi -ksp_view -print_its
-      filter: grep -E "pipebcgsm|pipelined|reads|replacement|statistics|right|UNPRECONDITIONED"
+      filter: grep -E "pipebcgsm|pipelined|reads|replacement|progression|statistics|right|UNPRECONDITIONED"
 
    # residual replacement every 5 iterations: still converges to the true residual
    test:
@@ -508,23 +585,87 @@ int main(int argc, char **argv)
    test:
       suffix: merged_breakdown
       nsize: {{1 2}}
-      args: -ksp_type {{bcgsm pipebcgsm}} -problem skew -dim 2 -n 8 -pc_type none
-      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -problem skew -dim 2 -n 8 -pc_type none
+      filter: sed -E "s/^(bcgsm|pipebcgsm|rbicgstab):/merged:/"
       output_file: output/ex2_merged_breakdown.out
 
    test:
       suffix: merged_zero_rhs
       nsize: {{1 2}}
-      args: -ksp_type {{bcgsm pipebcgsm}} -rhs zero -pc_type jacobi
-      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -rhs zero -pc_type jacobi
+      filter: sed -E "s/^(bcgsm|pipebcgsm|rbicgstab):/merged:/"
       output_file: output/ex2_merged_zero_rhs.out
 
    test:
       suffix: merged_nan_rhs
       nsize: {{1 2}}
-      args: -ksp_type {{bcgsm pipebcgsm}} -rhs nan -pc_type jacobi -ksp_pc_side right -ksp_norm_type {{unpreconditioned none}}
-      filter: sed -e "s/^[a-z]*bcgsm:/merged:/"
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -rhs nan -pc_type jacobi -ksp_pc_side right -ksp_norm_type {{unpreconditioned none}}
+      filter: sed -E "s/^(bcgsm|pipebcgsm|rbicgstab):/merged:/"
       output_file: output/ex2_merged_nan_rhs.out
+
+   # KSPRBICGSTAB: converges; iterations within 5 % of PETSc's bcgs with right preconditioning (rbicgstab's only side)
+   testset:
+      suffix: rbicgstab
+      nsize: {{1 2 4}}
+      args: -ksp_type rbicgstab -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type {{none jacobi bjacobi}} -ksp_pc_side right -nonzero_guess {{0 1}} -compare 0.05
+      output_file: output/ex2_rbicgstab_converged.out
+
+   testset:
+      suffix: rbicgstab_3d
+      nsize: 2
+      args: -ksp_type rbicgstab -problem {{poisson convdiff}} -dim 3 -n 10 -pc_type {{jacobi bjacobi}} -ksp_pc_side right -compare 0.05
+      output_file: output/ex2_rbicgstab_converged.out
+
+   # 2 non-blocking reductions per iteration, + 1 at the start and + 1 for the norm of the last iterate
+   test:
+      suffix: rbicgstab_reductions
+      nsize: 2
+      args: -ksp_type rbicgstab -problem convdiff -pc_type {{none jacobi}} -count_reductions
+      filter: sed -E "s/: [0-9]+ \\([0-9]+ non-blocking\\) for [0-9]+ iterations/: N for n iterations/"
+      output_file: output/ex2_rbicgstab_reductions.out
+
+   test:
+      suffix: rbicgstab_reductions_normnone
+      nsize: 2
+      args: -ksp_type rbicgstab -problem convdiff -pc_type jacobi -ksp_norm_type none -ksp_max_it 30 -count_reductions
+
+   # manual progression (MPI_Test in the chunks of PCJACOBI; none in bjacobi) changes nothing, bitwise;
+   # the MPI_Test calls made per overlapped region follow -ksp_rbicgstab_progress_tests (at least 1, about n)
+   test:
+      suffix: rbicgstab_progress
+      nsize: 2
+      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type {{jacobi bjacobi}} -check_progress
+      output_file: output/ex2_rbicgstab_progress.out
+
+   test:
+      suffix: rbicgstab_progress_tests
+      nsize: 2
+      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type jacobi -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests
+      output_file: output/ex2_rbicgstab_progress_tests.out
+
+   test:
+      suffix: rbicgstab_view
+      nsize: 2
+      args: -ksp_type rbicgstab -problem convdiff -n 16 -pc_type jacobi -ksp_view -print_its
+      filter: grep -E "rbicgstab|reordered|progression|statistics|right|UNPRECONDITIONED"
+
+   test:
+      suffix: rbicgstab_bad_option
+      args: -ksp_type rbicgstab -ksp_rbicgstab_progress_tests 0
+      filter: Error: grep -o -E "MPI_Test calls per overlapped region 0 must be at least 1"
+
+   # manual progression in pipebcgsm (MPI_Test in the chunks of PCJACOBI and of the SEQAIJ/MPIAIJ SpMV) changes nothing, bitwise
+   test:
+      suffix: pipebcgsm_progress
+      nsize: {{1 2 4}}
+      args: -ksp_type pipebcgsm -problem convdiff -n 64 -pc_type {{none jacobi bjacobi}} -check_progress
+      output_file: output/ex2_pipebcgsm_progress.out
+
+   test:
+      suffix: pipebcgsm_progress_3d
+      nsize: 2
+      args: -ksp_type pipebcgsm -problem poisson -dim 3 -n 20 -pc_type jacobi -check_progress -ksp_pipebcgsm_progress_tests {{1 4 8}} -check_progress_tests
+      output_file: output/ex2_pipebcgsm_progress_3d.out
 
    test:
       suffix: pipebcgsm_bad_option

@@ -1,5 +1,5 @@
-static char help[] = "Benchmark of the merged BiCGStab types: time per iteration of KSPBCGSM against PETSc's KSPBCGS and of\n\
-KSPPIPEBCGSM against PETSc's KSPPIPEBCGS on the 7-point 3D Laplacian (Dirichlet boundary eliminated), with the bytes each\n\
+static char help[] = "Benchmark of the merged BiCGStab types: time per iteration of KSPBCGSM and KSPRBICGSTAB against PETSc's KSPBCGS\n\
+and of KSPPIPEBCGSM against PETSc's KSPPIPEBCGS on the 7-point 3D Laplacian (Dirichlet boundary eliminated), with the bytes each\n\
 iteration moves and the bandwidth that achieves, next to the STREAM triad bandwidth of the same ranks.\n\
   -n <200>             : grid points per direction (N = n^3 unknowns)\n\
   -pc_type <none|jacobi> : preconditioner of every KSP\n\
@@ -9,7 +9,7 @@ iteration moves and the bandwidth that achieves, next to the STREAM triad bandwi
 #include <cakrylov.h>
 #include <petscdmda.h>
 
-#define NMETHODS    4
+#define NMETHODS    5
 #define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
 #define STREAM_REPS 10
 
@@ -30,6 +30,7 @@ static const Method methods[NMETHODS] = {
   {"bcgsm",     KSPBCGSM,     PETSC_FALSE, 0,  PETSC_TRUE,  {18, 18}},
   {"pipebcgs",  KSPPIPEBCGS,  PETSC_TRUE,  -1, PETSC_FALSE, {56, 56}},
   {"pipebcgsm", KSPPIPEBCGSM, PETSC_TRUE,  2,  PETSC_TRUE,  {25, 34}},
+  {"rbicgstab", KSPRBICGSTAB, PETSC_TRUE,  0,  PETSC_TRUE,  {16, 21}},
 };
 
 static const char *const PCTypes[] = {"none", "jacobi"};
@@ -283,7 +284,8 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "\nmedian, min, max over the rounds; ratio: median over the rounds of the time relative to the PETSc type in the same round.\n"));
   PetscCall(PetscPrintf(comm, "bytes per iteration = 2 SpMV (12 nnz + 4 (N+1) + 16 N each) + 2 PC applications (jacobi: 24 N each; PC none: PETSc's types copy\n"));
   PetscCall(PetscPrintf(comm, "  the vector, 16 N each, the library's skip the identity) + vecs x 8 N (vector reads+writes of the Krylov method itself).\n"));
-  PetscCall(PetscPrintf(comm, "vecs of bcgsm and pipebcgsm are what their manual pages state; those of bcgs (21) and pipebcgs (56; 60 with its two copies)\n"));
+  PetscCall(PetscPrintf(comm, "rbicgstab: a solve of its iterations also makes one more SpMV and PC application (the lagged norm), included in the time.\n"));
+  PetscCall(PetscPrintf(comm, "vecs of bcgsm, pipebcgsm and rbicgstab are what their manual pages state; those of bcgs (21) and pipebcgs (56; 60 with its two copies)\n"));
   PetscCall(PetscPrintf(comm, "  are our count from PETSc 3.18's source. GB/s = bytes per iteration / median time per iteration; without the 2 SpMVs: the\n"));
   PetscCall(PetscPrintf(comm, "  same with the bytes and the time (measured alone, above) of the two SpMVs taken out: the vector operations and the PC.\n\n"));
 

@@ -1,7 +1,7 @@
 /* Package registration: types, log events, finalizer; the -dll_append entry point. */
 #include <cakrylov/private/cakrylovimpl.h>
 
-PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd;
+PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd, CAKRYLOV_SpMVProgress;
 
 static PetscBool CAKrylovPackageInitialized = PETSC_FALSE;
 
@@ -24,7 +24,7 @@ static PetscErrorCode CAKrylovFinalizePackage(void)
 
   Level: beginner
 
-.seealso: `KSPCABICGSTAB`, `KSPPIPEBCGSM`, `KSPBCGSM`, `PCMGBottomSolver`, `KSPRegister()`
+.seealso: `KSPCABICGSTAB`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPBCGSM`, `PCMGBottomSolver`, `KSPRegister()`
 @*/
 PetscErrorCode CAKrylovInitializePackage(void)
 {
@@ -35,12 +35,15 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(KSPRegister(KSPCABICGSTAB, KSPCreate_CABiCGStab));
   PetscCall(KSPRegister(KSPPIPEBCGSM, KSPCreate_PIPEBCGSM));
   PetscCall(KSPRegister(KSPBCGSM, KSPCreate_BCGSM));
+  PetscCall(KSPRegister(KSPRBICGSTAB, KSPCreate_RBiCGStab));
   PetscCall(PCMGBottomRegister());
+  PetscCall(PCRegister(PCSYNTHETIC, PCCreate_Synthetic));
   PetscCall(PetscLogEventRegister("CABiCGStabBasis", KSP_CLASSID, &CAKRYLOV_CABasis));
   PetscCall(PetscLogEventRegister("CABiCGStabGram", KSP_CLASSID, &CAKRYLOV_CAGram));
   PetscCall(PetscLogEventRegister("CABiCGStabRebld", KSP_CLASSID, &CAKRYLOV_CARebuild));
   PetscCall(PetscLogEventRegister("CAKVecFused", VEC_CLASSID, &CAKRYLOV_VecFused));
   PetscCall(PetscLogEventRegister("CAKReductionEnd", VEC_CLASSID, &CAKRYLOV_ReductionEnd));
+  PetscCall(PetscLogEventRegister("CAKSpMVProgress", MAT_CLASSID, &CAKRYLOV_SpMVProgress));
   PetscCall(PetscRegisterFinalize(CAKrylovFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

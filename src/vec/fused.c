@@ -200,6 +200,7 @@ PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscI
         else ChunkUpdate(len, arr[iy[k]] + start, u[k].b, nx[k], u[k].a, x0, x1, x2);
       }
       for (PetscInt d = 0; d < nd; d++) dot[d] += ChunkDot(len, arr[idx[d]] + start, arr[idy[d]] + start);
+      PetscCall(CAKrylovProgressPoll()); /* a chunk boundary: progress a reduction in flight, if asked */
     }
     for (PetscInt i = 0; i < nv; i++) {
       if (written[i]) PetscCall(VecRestoreArray(vec[i], &arr[i]));

@@ -4,13 +4,16 @@
 #include <cakrylov.h>
 #include <cakrylov/private/compat.h>
 #include <cakrylov/private/vecfused.h>
+#include <cakrylov/private/progress.h>
 
 /* Log events of the library's own kernels (registered in CAKrylovInitializePackage()). */
-PETSC_INTERN PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd;
+PETSC_INTERN PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd, CAKRYLOV_SpMVProgress;
 
 PETSC_INTERN PetscErrorCode KSPCreate_CABiCGStab(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_BCGSM(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PIPEBCGSM(KSP);
+PETSC_INTERN PetscErrorCode PCCreate_Synthetic(PC);
+PETSC_INTERN PetscErrorCode KSPCreate_RBiCGStab(KSP);
 
 /* src/pc/mgbottom: makes PCMG's constructor the one with the bottom-solver hook */
 PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
@@ -24,4 +27,28 @@ PETSC_INTERN PetscErrorCode CAKrylovKSPNextIteration(KSP);
 PETSC_INTERN PetscBool      CAKrylovKSPUnusable(KSP, PetscScalar, const char[]);
 PETSC_INTERN PetscErrorCode CAKrylovPCIsIdentity(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatMult(KSP, Vec, Vec);
+/* src/ksp/common/kspprogress.c: overlap progression of the solvers that hide reductions */
+#define CAKRYLOV_KSP_PROGRESS_KINDS 2 /* overlapped regions per iteration */
+typedef struct {
+  CAKrylovProgressType type;
+  PetscInt             ntests;                                /* MPI_Test calls aimed at per region */
+  PetscInt             expected[CAKRYLOV_KSP_PROGRESS_KINDS]; /* polls of the last region of each kind */
+  PetscInt             nregions, ntested;                     /* statistics: regions, MPI_Test calls made */
+  Vec                  jacobi;                                /* PCJACOBI's diagonal, for its chunked application */
+  Mat                  jacobi_mat;
+  PetscObjectState     jacobi_state;
+  VecScatter           halo;                                  /* MPIAIJ's halo exchange, for the chunked SpMV */
+  Vec                  ghost;
+  Mat                  halo_mat;
+  PetscObjectState     halo_state;
+} CAKrylovKSPProgress;
+PETSC_INTERN PetscErrorCode CAKrylovKSPProgressSetFromOptions(KSP, CAKrylovOptionItems, const char[], const char[], CAKrylovKSPProgress *);
+PETSC_INTERN PetscErrorCode CAKrylovKSPProgressSet(KSP, CAKrylovKSPProgress *, CAKrylovProgressType, PetscInt);
+PETSC_INTERN PetscErrorCode CAKrylovKSPProgressView(const CAKrylovKSPProgress *, PetscViewer);
+PETSC_INTERN PetscErrorCode CAKrylovKSPProgressBegin(CAKrylovKSPProgress *, PetscInt, MPI_Request *, CAKrylovProgressRegion *);
+PETSC_INTERN PetscErrorCode CAKrylovKSPProgressEnd(CAKrylovKSPProgress *, PetscInt, const CAKrylovProgressRegion *);
+PETSC_INTERN PetscErrorCode CAKrylovKSPPCApply(KSP, CAKrylovKSPProgress *, Vec, Vec);
+PETSC_INTERN PetscErrorCode CAKrylovKSPMatMultProgress(KSP, CAKrylovKSPProgress *, Vec, Vec);
+PETSC_INTERN PetscErrorCode CAKrylovKSPProgressReset(CAKrylovKSPProgress *);
+
 PETSC_INTERN PetscErrorCode CAKrylovBiCGStabOmega(KSP, const PetscScalar[3], PetscScalar, Vec, Vec, PetscScalar *, PetscInt *);

@@ -18,9 +18,10 @@
 #include <petsc/private/kspimpl.h>
 
 typedef struct {
-  PetscInt  replace_period; /* residual replacement every this many iterations (0: never) */
-  PetscBool identity;       /* the last solve ran with the identity preconditioner */
-  PetscInt  nsolves, nits, nreductions, nreplacements; /* statistics over all solves (KSPView()) */
+  PetscInt            replace_period; /* residual replacement every this many iterations (0: never) */
+  PetscBool           identity;       /* the last solve ran with the identity preconditioner */
+  CAKrylovKSPProgress progress;       /* progression of the reductions in flight */
+  PetscInt            nsolves, nits, nreductions, nreplacements; /* statistics over all solves (KSPView()) */
 } KSP_PIPEBCGSM;
 
 /* The work vectors, by name (H: the hatted, preconditioned, vector) */
@@ -34,6 +35,20 @@ static PetscErrorCode KSPPIPEBCGSMPrecMult(KSP ksp, Vec x, Vec xh, Vec y)
   PetscFunctionBegin;
   if (!pb->identity) PetscCall(KSP_PCApply(ksp, x, xh));
   PetscCall(CAKrylovKSPMatMult(ksp, xh, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same while the reduction *req is in flight (region kind of the iteration): progressed if asked */
+static PetscErrorCode KSPPIPEBCGSMHiddenPrecMult(KSP ksp, PetscInt kind, MPI_Request *req, Vec x, Vec xh, Vec y)
+{
+  KSP_PIPEBCGSM         *pb = (KSP_PIPEBCGSM *)ksp->data;
+  CAKrylovProgressRegion saved;
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPProgressBegin(&pb->progress, kind, req, &saved));
+  if (!pb->identity) PetscCall(CAKrylovKSPPCApply(ksp, &pb->progress, x, xh));
+  PetscCall(CAKrylovKSPMatMultProgress(ksp, &pb->progress, xh, y));
+  PetscCall(CAKrylovKSPProgressEnd(&pb->progress, kind, &saved));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -65,7 +80,7 @@ static PetscErrorCode KSPPIPEBCGSMStart(KSP ksp, PetscBool start, Vec *work, Pet
   PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_R], work[W_RH], work[W_W]));
   PetscCall(CAKrylovVecFused(1, u, 2, dx, dy, dot)); /* [(r, r), (w, r)] */
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2, dot, &req));
-  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_W], work[W_WH], work[W_T]));
+  PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 1, &req, work[W_W], work[W_WH], work[W_T]));
   PetscCall(CAKrylovReductionEnd(&req));
   pb->nreductions++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -156,7 +171,7 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
       PetscCall(CAKrylovVecFused(n, u, 3, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, 3, dot, &req));
-    PetscCall(KSPPIPEBCGSMPrecMult(ksp, w[W_Z], w[W_ZH], w[W_V])); /* line 6: z^ = M^{-1} z, v = A z^ */
+    PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 0, &req, w[W_Z], w[W_ZH], w[W_V])); /* line 6: z^ = M^{-1} z, v = A z^ */
     PetscCall(CAKrylovReductionEnd(&req));
     pb->nreductions++;
     first = PETSC_FALSE;
@@ -181,7 +196,7 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
       PetscCall(CAKrylovVecFused(2, u, wantnorm ? 5 : 4, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, wantnorm ? 5 : 4, dot, &req));
-    PetscCall(KSPPIPEBCGSMPrecMult(ksp, w[W_W], w[W_WH], w[W_T])); /* line 15: w^ = M^{-1} w, t = A w^ */
+    PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 1, &req, w[W_W], w[W_WH], w[W_T])); /* line 15: w^ = M^{-1} w, t = A w^ */
     PetscCall(CAKrylovReductionEnd(&req));
     pb->nreductions++;
 
@@ -230,6 +245,7 @@ static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  pipelined, merged vector operations: 2 non-blocking global reductions per iteration, each hidden behind one PC application and one SpMV\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  vector reads+writes per iteration: 25 with the identity preconditioner, 34 with a preconditioner (fused kernels)\n"));
+  PetscCall(CAKrylovKSPProgressView(&pb->progress, viewer));
   if (pb->replace_period > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", pb->replace_period));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement off\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " residual replacements\n", pb->nsolves, pb->nits, pb->nreductions, pb->nreplacements));
@@ -246,6 +262,7 @@ static PetscErrorCode KSPSetFromOptions_PIPEBCGSM(KSP ksp, CAKrylovOptionItems P
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP PIPEBCGSM options");
   PetscCall(PetscOptionsInt("-ksp_pipebcgsm_replacement_period", "Residual replacement every this many iterations (0: never)", "KSPPIPEBCGSMSetReplacementPeriod", period, &period, &flg));
   if (flg) PetscCall(KSPPIPEBCGSMSetReplacementPeriod(ksp, period));
+  PetscCall(CAKrylovKSPProgressSetFromOptions(ksp, PetscOptionsObject, KSPPIPEBCGSM, "KSPPIPEBCGSMSetProgress", &pb->progress));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -265,9 +282,36 @@ static PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod_PIPEBCGSM(KSP ksp, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPPIPEBCGSMSetProgress_PIPEBCGSM(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
+{
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPProgressSet(ksp, &((KSP_PIPEBCGSM *)ksp->data)->progress, type, ntests));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPPIPEBCGSMGetProgress_PIPEBCGSM(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
+{
+  KSP_PIPEBCGSM *pb = (KSP_PIPEBCGSM *)ksp->data;
+
+  PetscFunctionBegin;
+  if (type) *type = pb->progress.type;
+  if (ntests) *ntests = pb->progress.ntests;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_PIPEBCGSM(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPProgressReset(&((KSP_PIPEBCGSM *)ksp->data)->progress));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_PIPEBCGSM(KSP ksp)
 {
   PetscFunctionBegin;
+  PetscCall(KSPReset_PIPEBCGSM(ksp));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetProgress_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetReplacementPeriod_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetReplacementPeriod_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
@@ -328,13 +372,75 @@ PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP ksp, PetscInt *period)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  KSPPIPEBCGSMSetProgress - Sets how `KSPPIPEBCGSM` helps its non-blocking reductions progress while the
+  preconditioner application and the SpMV that hide them run
+
+  Logically Collective
+
+  Input Parameters:
++ ksp    - the Krylov solver
+. type   - `CAKRYLOV_PROGRESS_NONE` (default) or `CAKRYLOV_PROGRESS_TEST`
+- ntests - with `CAKRYLOV_PROGRESS_TEST`, about this many `MPI_Test` calls per overlapped region (default 20)
+
+  Options Database Keys:
++ -ksp_pipebcgsm_progress <none,test> - the type
+- -ksp_pipebcgsm_progress_tests <n>  - the number of tests
+
+  Notes:
+  With `CAKRYLOV_PROGRESS_TEST` the work that hides a reduction polls it at the boundaries of its chunks: `PCJACOBI`
+  and the SpMV of `MATSEQAIJ`/`MATMPIAIJ` operators (both applied in chunks by this library, bitwise as PETSc does;
+  for `MATMPIAIJ` the diagonal block runs while the halo exchange travels, as in `MatMult()`), and `PCSYNTHETIC`.
+  Other preconditioners and matrix types run unchanged, without tests. Iterates are bitwise the same with and
+  without progression. See `KSPRBiCGStabSetProgress()`.
+
+  Level: intermediate
+
+.seealso: `KSPPIPEBCGSM`, `KSPPIPEBCGSMGetProgress()`, `CAKrylovProgressType`, `KSPRBiCGStabSetProgress()`
+@*/
+PetscErrorCode KSPPIPEBCGSMSetProgress(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, type, 2);
+  PetscValidLogicalCollectiveInt(ksp, ntests, 3);
+  PetscTryMethod(ksp, "KSPPIPEBCGSMSetProgress_C", (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPPIPEBCGSMGetProgress - Gets how `KSPPIPEBCGSM` progresses its non-blocking reductions
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameters:
++ type   - the progression type (or `NULL`)
+- ntests - the `MPI_Test` calls aimed at per overlapped region (or `NULL`)
+
+  Level: intermediate
+
+.seealso: `KSPPIPEBCGSM`, `KSPPIPEBCGSMSetProgress()`
+@*/
+PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPPIPEBCGSMGetProgress_C", (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    KSPPIPEBCGSM - pipelined BiCGStab with merged (fused) vector operations: two non-blocking reductions per
    iteration, each hidden behind a preconditioner application and an SpMV, and far fewer bytes moved
    than `KSPPIPEBCGS`
 
    Options Database Keys:
-.  -ksp_pipebcgsm_replacement_period <100> - residual replacement every this many iterations (0: never)
++  -ksp_pipebcgsm_replacement_period <100> - residual replacement every this many iterations (0: never)
+.  -ksp_pipebcgsm_progress <none,test>     - progression of the reductions while the PC and SpMV run (see `KSPPIPEBCGSMSetProgress()`)
+-  -ksp_pipebcgsm_progress_tests <20>      - `MPI_Test` calls per overlapped region with progress test
 
    Level: intermediate
 
@@ -362,7 +468,8 @@ PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP ksp, PetscInt *period)
    iterate. Memory: 15 work vectors.
 
    Non-blocking reductions progress only if the MPI library makes them progress; the overlap is real
-   only where it does (hardware or asynchronous progress). Manual progression is not offered yet.
+   only where it does (hardware or asynchronous progress), or with manual progression,
+   -ksp_pipebcgsm_progress test (`KSPPIPEBCGSMSetProgress()`).
 
    References:
 +  * - S. Cools, W. Vanroose, The communication-hiding pipelined BiCGstab method for the parallel solution
@@ -370,7 +477,7 @@ PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP ksp, PetscInt *period)
 -  * - B. Krasnopolsky, Revisiting performance of BiCGStab methods for solving systems with multiple
    right-hand sides, Computers and Mathematics with Applications 79 (2020), Appendix B.
 
-.seealso: `KSPCreate()`, `KSPSetType()`, `KSPPIPEBCGS`, `KSPBCGSM`, `KSPPIPEBCGSMSetReplacementPeriod()`
+.seealso: `KSPCreate()`, `KSPSetType()`, `KSPPIPEBCGS`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSMSetReplacementPeriod()`, `KSPPIPEBCGSMSetProgress()`
 M*/
 PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
 {
@@ -379,12 +486,15 @@ PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&pb));
   ksp->data          = (void *)pb;
-  pb->replace_period = 100;
+  pb->replace_period  = 100;
+  pb->progress.type   = CAKRYLOV_PROGRESS_NONE;
+  pb->progress.ntests = 20; /* Krasnopolsky, Appendix C: 10-30 tests per overlapped region did best */
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
   ksp->ops->setup          = KSPSetUp_PIPEBCGSM;
   ksp->ops->solve          = KSPSolve_PIPEBCGSM;
+  ksp->ops->reset          = KSPReset_PIPEBCGSM;
   ksp->ops->destroy        = KSPDestroy_PIPEBCGSM;
   ksp->ops->view           = KSPView_PIPEBCGSM;
   ksp->ops->setfromoptions = KSPSetFromOptions_PIPEBCGSM;
@@ -393,5 +503,7 @@ PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetReplacementPeriod_C", KSPPIPEBCGSMSetReplacementPeriod_PIPEBCGSM));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetReplacementPeriod_C", KSPPIPEBCGSMGetReplacementPeriod_PIPEBCGSM));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetProgress_C", KSPPIPEBCGSMSetProgress_PIPEBCGSM));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetProgress_C", KSPPIPEBCGSMGetProgress_PIPEBCGSM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,26 @@
+/*
+   Manual progression of an in-flight non-blocking reduction (Krasnopolsky, Appendix C; DESIGN.md, "Overlap
+   progression"): many MPI libraries advance an MPI_Iallreduce only inside MPI calls. While a solver's reduction
+   is in flight, the work this library controls (fused vector kernels, the chunked SpMV of AIJ matrices, Jacobi,
+   PCSYNTHETIC) calls CAKrylovProgressPoll() at its chunk boundaries; every `every`-th poll is one MPI_Test on the
+   request. MPI_Test changes no data: iterates are bitwise the same with and without progression.
+*/
+#pragma once
+
+#include <cakrylov.h>
+
+/* One overlapped region: the reduction in flight and what was done for it */
+typedef struct {
+  MPI_Request *req;   /* the request (NULL: no region, polls do nothing) */
+  PetscInt     every; /* MPI_Test at every every-th poll */
+  PetscInt     polls; /* polls made in the region */
+  PetscInt     tests; /* MPI_Test calls made in the region */
+} CAKrylovProgressRegion;
+
+/* Starts a region over *req aiming at about ntests MPI_Test calls, given that the same work polled expected_polls
+   times before (0: unknown, test at every poll). The enclosing region, if any, is saved in *saved. */
+PETSC_INTERN PetscErrorCode CAKrylovProgressBegin(MPI_Request *req, PetscInt ntests, PetscInt expected_polls, CAKrylovProgressRegion *saved);
+/* Ends the region: its polls and tests; the enclosing region is restored from *saved */
+PETSC_INTERN PetscErrorCode CAKrylovProgressEnd(const CAKrylovProgressRegion *saved, PetscInt *polls, PetscInt *tests);
+/* A chunk boundary of overlapped work: maybe one MPI_Test (no-op outside a region or once the request completed) */
+PETSC_INTERN PetscErrorCode CAKrylovProgressPoll(void);
