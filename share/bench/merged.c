@@ -2,7 +2,8 @@ static char help[] = "Benchmark of the merged BiCGStab types: time per iteration
 and of KSPPIPEBCGSM against PETSc's KSPPIPEBCGS on the 7-point 3D Laplacian (Dirichlet boundary eliminated), with the bytes each\n\
 iteration moves and the bandwidth that achieves, next to the STREAM triad bandwidth of the same ranks.\n\
   -n <200>             : grid points per direction (N = n^3 unknowns)\n\
-  -pc_type <none|jacobi> : preconditioner of every KSP\n\
+  -pc_type <none|jacobi|synthetic> : preconditioner of every KSP (synthetic: the identity at -pc_synthetic_complexity <alpha>\n\
+                        vector reads+writes per application, default 20; Krasnopolsky section 4)\n\
   -its <40>            : iterations per solve (every solve runs exactly this many)\n\
   -runs <5>            : timed rounds (each round solves once with every KSP, in a rotated order)\n\n";
 
@@ -33,7 +34,7 @@ static const Method methods[NMETHODS] = {
   {"rbicgstab", KSPRBICGSTAB, PETSC_TRUE,  0,  PETSC_TRUE,  {16, 21}},
 };
 
-static const char *const PCTypes[] = {"none", "jacobi"};
+static const char *const PCTypes[] = {"none", "jacobi", "synthetic"};
 static const char *const Sides[]   = {"left", "right", "symmetric"};
 
 /* The 7-point Laplacian on the DMDA, neighbours outside the grid dropped (as tests/ex2.c's poisson) */
@@ -172,12 +173,12 @@ int main(int argc, char **argv)
   Mat            A;
   Vec            b, x;
   KSP            ksp[NMETHODS];
-  PetscInt       n = 200, its = 40, runs = 5, pc = 0, N, mstream = 0;
+  PetscInt       n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0;
   PetscReal     *t[NMETHODS], *work, triad, nnz, spmv, pcbytes, bytes, med, ratio, tspmv;
   double         gbs = 0.0;
   MatInfo        info;
   PCSide         side[NMETHODS];
-  const PCType   pctypes[] = {PCNONE, PCJACOBI};
+  const PCType   pctypes[] = {PCNONE, PCJACOBI, PCSYNTHETIC};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
@@ -185,7 +186,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscOptionsBegin(comm, NULL, "Merged BiCGStab benchmark", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
-  PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 2, PCTypes[pc], &pc, NULL));
+  PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 3, PCTypes[pc], &pc, NULL));
+  PetscCall(PetscOptionsInt("-pc_synthetic_complexity", "Vector reads+writes of one synthetic PC application", NULL, alpha, &alpha, NULL));
   PetscCall(PetscOptionsInt("-its", "Iterations per solve", NULL, its, &its, NULL));
   PetscCall(PetscOptionsInt("-runs", "Timed rounds", NULL, runs, &runs, NULL));
   PetscOptionsEnd();
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
     if (methods[m].right) PetscCall(KSPSetPCSide(ksp[m], PC_RIGHT));
     PetscCall(KSPGetPC(ksp[m], &kpc));
     PetscCall(PCSetType(kpc, pctypes[pc]));
+    if (pc == 2) PetscCall(PCSyntheticSetComplexity(kpc, alpha));
     PetscCall(KSPSetTolerances(ksp[m], 1e-30, 0.0, PETSC_DEFAULT, its));
     PetscCall(KSPSetUp(ksp[m]));
     PetscCall(KSPGetPCSide(ksp[m], &side[m]));
@@ -244,7 +247,7 @@ int main(int argc, char **argv)
     }
   }
 
-  PetscCall(PetscPrintf(comm, "Merged BiCGStab benchmark (cakrylov %s): %d MPI rank%s, n = %" PetscInt_FMT ", N = %" PetscInt_FMT ", nnz = %.0f, PC %s, %" PetscInt_FMT " iterations per solve, %" PetscInt_FMT " round%s\n", CAKRYLOV_VERSION_STRING, size, size > 1 ? "s" : "", n, N, (double)nnz, PCTypes[pc], its, runs, runs > 1 ? "s" : ""));
+  PetscCall(PetscPrintf(comm, "Merged BiCGStab benchmark (cakrylov %s): %d MPI rank%s, n = %" PetscInt_FMT ", N = %" PetscInt_FMT ", nnz = %.0f, PC %s%s, %" PetscInt_FMT " iterations per solve, %" PetscInt_FMT " round%s\n", CAKRYLOV_VERSION_STRING, size, size > 1 ? "s" : "", n, N, (double)nnz, PCTypes[pc], pc == 2 ? " (alpha as below)" : "", its, runs, runs > 1 ? "s" : ""));
   PetscCall(PetscPrintf(comm, "STREAM triad (a = b + 3 c, %" PetscInt_FMT " doubles per array on rank 0, all ranks at once, best of %d): %.2f GB/s\n\n", mstream, STREAM_REPS, (double)triad));
   spmv = 12.0 * nnz + 4.0 * (N + 1) + 16.0 * N;
   PetscCall(PetscPrintf(comm, "SpMV alone (PETSc MatMult, AIJ, median of 10): %.3f ms, %.2f GB/s = %.1f%% of triad\n\n", (double)(1e3 * tspmv), (double)(spmv / tspmv / 1e9), (double)(100.0 * spmv / tspmv / 1e9 / triad)));
@@ -259,6 +262,9 @@ int main(int argc, char **argv)
     if (pc == 1) {
       pcbytes = 24.0 * N;
       pcname  = "jacobi";
+    } else if (pc == 2) {
+      pcbytes = 8.0 * N * alpha;
+      pcname  = "synthetic";
     } else if (methods[m].ours) {
       pcbytes = 0.0;
       pcname  = "skipped";
@@ -266,7 +272,7 @@ int main(int argc, char **argv)
       pcbytes = 16.0 * N;
       pcname  = "copies";
     }
-    bytes = 2.0 * spmv + 2.0 * pcbytes + 8.0 * N * methods[m].vec[pc];
+    bytes = 2.0 * spmv + 2.0 * pcbytes + 8.0 * N * methods[m].vec[pc ? 1 : 0];
     for (PetscInt r = 0; r < runs; r++) {
       tmin    = PetscMin(tmin, t[m][r]);
       tmax    = PetscMax(tmax, t[m][r]);
@@ -278,11 +284,12 @@ int main(int argc, char **argv)
       PetscCall(Median(runs, work, &ratio));
       PetscCall(PetscSNPrintf(ratiostr, sizeof(ratiostr), "%.3f (%s)", (double)ratio, methods[methods[m].native].name));
     }
-    PetscCall(PetscPrintf(comm, "%-9s  %-5s  %8.3f  %7.3f  %7.3f  %-16s  %4" PetscInt_FMT "  %-9s  %6.1f  %7.2f  %7.1f%%  %8.2f  %7.1f%%\n", methods[m].name, Sides[side[m]], (double)(1e3 * med), (double)(1e3 * tmin), (double)(1e3 * tmax), ratiostr, methods[m].vec[pc], pcname,
+    PetscCall(PetscPrintf(comm, "%-9s  %-5s  %8.3f  %7.3f  %7.3f  %-16s  %4" PetscInt_FMT "  %-9s  %6.1f  %7.2f  %7.1f%%  %8.2f  %7.1f%%\n", methods[m].name, Sides[side[m]], (double)(1e3 * med), (double)(1e3 * tmin), (double)(1e3 * tmax), ratiostr, methods[m].vec[pc ? 1 : 0], pcname,
                           (double)(bytes / 1e6), (double)(bytes / med / 1e9), (double)(100.0 * bytes / med / 1e9 / triad), (double)((bytes - 2.0 * spmv) / (med - 2.0 * tspmv) / 1e9), (double)(100.0 * (bytes - 2.0 * spmv) / (med - 2.0 * tspmv) / 1e9 / triad)));
   }
   PetscCall(PetscPrintf(comm, "\nmedian, min, max over the rounds; ratio: median over the rounds of the time relative to the PETSc type in the same round.\n"));
-  PetscCall(PetscPrintf(comm, "bytes per iteration = 2 SpMV (12 nnz + 4 (N+1) + 16 N each) + 2 PC applications (jacobi: 24 N each; PC none: PETSc's types copy\n"));
+  if (pc == 2) PetscCall(PetscPrintf(comm, "PC synthetic: alpha = %" PetscInt_FMT " vector reads+writes per application\n", alpha));
+  PetscCall(PetscPrintf(comm, "bytes per iteration = 2 SpMV (12 nnz + 4 (N+1) + 16 N each) + 2 PC applications (jacobi: 24 N each; synthetic: 8 alpha N; PC none: PETSc's types copy\n"));
   PetscCall(PetscPrintf(comm, "  the vector, 16 N each, the library's skip the identity) + vecs x 8 N (vector reads+writes of the Krylov method itself).\n"));
   PetscCall(PetscPrintf(comm, "rbicgstab: a solve of its iterations also makes one more SpMV and PC application (the lagged norm), included in the time.\n"));
   PetscCall(PetscPrintf(comm, "vecs of bcgsm, pipebcgsm and rbicgstab are what their manual pages state; those of bcgs (21) and pipebcgs (56; 60 with its two copies)\n"));

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Runs the merged BiCGStab benchmark (share/bench/merged.c) on 1 and 2 MPI ranks with PC none and jacobi.
+# Runs the merged BiCGStab benchmark (share/bench/merged.c) on 1 and 2 MPI ranks with PC none, jacobi, and the
+# synthetic PC of alpha = 20 and 50 vector reads+writes (Krasnopolsky's section 4 "expensive preconditioner").
 #   share/bench/merged.sh PROGRAM [options passed to every run, e.g. -n 200 -runs 5]
 # The combined output goes to stdout and to share/bench/results/merged.txt.
 set -o pipefail
@@ -24,9 +25,11 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
   echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); nproc $(nproc); CPU ${cpu:-unknown}; command: $0 $prog $*"
   echo
   for ranks in 1 2; do
-    for pc in none jacobi; do
-      echo "\$ mpiexec -n $ranks --bind-to core $prog -pc_type $pc $*"
-      mpiexec -n "$ranks" --bind-to core "$prog" -pc_type "$pc" "$@" 2>&1 || exit 1
+    for pc in none jacobi synthetic:20 synthetic:50; do
+      pcopts=(-pc_type "${pc%%:*}")
+      [ "${pc#*:}" != "$pc" ] && pcopts+=(-pc_synthetic_complexity "${pc#*:}")
+      echo "\$ mpiexec -n $ranks --bind-to core $prog ${pcopts[*]} $*"
+      mpiexec -n "$ranks" --bind-to core "$prog" "${pcopts[@]}" "$@" 2>&1 || exit 1
     done
   done
 } | tee "$out"
