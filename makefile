@@ -6,6 +6,9 @@
 #   make demo             load the plugin into a PETSc program and solve with each type
 #   make bench-merged     benchmark bcgsm/pipebcgsm/rbicgstab against PETSc's bcgs/pipebcgs (BENCH_ARGS="-n 200 -runs 5")
 #   make bench-overlap    MPI_Iallreduce overlap micro-benchmark, 2 and 4 ranks (BENCH_ARGS="-reps 100 -work_us 20")
+#   make pmpi             build/bench/libcakpmpi.so: LD_PRELOAD counter of MPI calls and latency simulator (share/bench/pmpi/cakpmpi.c)
+#   make pmpi-check       validate its counts and simulated times (share/bench/pmpi/check.sh; CHECK_ARGS=--quick)
+#   make pmpi-demo        it on PETSc's ex2: reductions per iteration and simulated solve times per BiCGStab variant
 #   make install PREFIX=  install headers, library and cakrylov.pc
 #   make clean            remove build/ and lib/
 #
@@ -107,6 +110,29 @@ bench-overlap: $(BUILDDIR)/bench/overlap
 	@$(CAKRYLOV_DIR)/share/bench/overlap.sh $(BUILDDIR)/bench/overlap $(BENCH_ARGS)
 
 .PHONY: bench-overlap
+
+# ---- MPI profiling-interface library (LD_PRELOAD): exact communication counts and a latency simulator of global
+#      reductions (share/bench/pmpi/cakpmpi.c documents it); no PETSc in it, only PETSc's MPI compiler ----
+PMPI_LIB := $(BUILDDIR)/bench/libcakpmpi.so
+$(PMPI_LIB): $(CAKRYLOV_DIR)/share/bench/pmpi/cakpmpi.c
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) -O2 -g -fPIC -shared -Wall -Wextra $< -o $@ -lm
+
+$(BUILDDIR)/bench/pmpi-validate: $(CAKRYLOV_DIR)/share/bench/pmpi/validate.c
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) -O2 -g -Wall -Wextra $< -o $@ -lm
+
+pmpi: $(PMPI_LIB)
+
+pmpi-check: $(PMPI_LIB) $(BUILDDIR)/bench/pmpi-validate
+	@$(CAKRYLOV_DIR)/share/bench/pmpi/check.sh $(PMPI_LIB) $(BUILDDIR)/bench/pmpi-validate $(CHECK_ARGS)
+
+pmpi-demo: all $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2
+	@$(CAKRYLOV_DIR)/share/bench/pmpi/petsc-demo.sh $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV) $(DEMO_ARGS)
+
+.PHONY: pmpi pmpi-check pmpi-demo
 
 # ---- install ----
 install: all

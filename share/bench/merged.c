@@ -5,7 +5,8 @@ iteration moves and the bandwidth that achieves, next to the STREAM triad bandwi
   -pc_type <none|jacobi|synthetic> : preconditioner of every KSP (synthetic: the identity at -pc_synthetic_complexity <alpha>\n\
                         vector reads+writes per application, default 20; Krasnopolsky section 4)\n\
   -its <40>            : iterations per solve (every solve runs exactly this many)\n\
-  -runs <5>            : timed rounds (each round solves once with every KSP, in a rotated order)\n\n";
+  -runs <5>            : timed rounds (each round solves once with every KSP, in a rotated order)\n\
+  Every KSP also reads the options database (KSPSetFromOptions()), e.g. -ksp_rbicgstab_progress test.\n\n";
 
 #include <cakrylov.h>
 #include <petscdmda.h>
@@ -227,6 +228,7 @@ int main(int argc, char **argv)
     PetscCall(PCSetType(kpc, pctypes[pc]));
     if (pc == 2) PetscCall(PCSyntheticSetComplexity(kpc, alpha));
     PetscCall(KSPSetTolerances(ksp[m], 1e-30, 0.0, PETSC_DEFAULT, its));
+    PetscCall(KSPSetFromOptions(ksp[m])); /* the types' own options, e.g. -ksp_rbicgstab_progress test */
     PetscCall(KSPSetUp(ksp[m]));
     PetscCall(KSPGetPCSide(ksp[m], &side[m]));
     PetscCall(PetscMalloc1(runs, &t[m]));
