@@ -607,7 +607,7 @@ int main(int argc, char **argv)
    testset:
       suffix: rbicgstab
       nsize: {{1 2 4}}
-      args: -ksp_type rbicgstab -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type {{none jacobi bjacobi}} -ksp_pc_side right -nonzero_guess {{0 1}} -compare 0.05
+      args: -ksp_type rbicgstab -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type {{none jacobi bjacobi synthetic}} -ksp_pc_side right -nonzero_guess {{0 1}} -compare 0.05
       output_file: output/ex2_rbicgstab_converged.out
 
    testset:
@@ -629,18 +629,24 @@ int main(int argc, char **argv)
       nsize: 2
       args: -ksp_type rbicgstab -problem convdiff -pc_type jacobi -ksp_norm_type none -ksp_max_it 30 -count_reductions
 
-   # manual progression (MPI_Test in the chunks of PCJACOBI; none in bjacobi) changes nothing, bitwise;
+   # manual progression (MPI_Test in the chunks of PCJACOBI and PCSYNTHETIC; none in bjacobi) changes nothing, bitwise;
    # the MPI_Test calls made per overlapped region follow -ksp_rbicgstab_progress_tests (at least 1, about n)
    test:
       suffix: rbicgstab_progress
       nsize: 2
-      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type {{jacobi bjacobi}} -check_progress
+      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type {{jacobi bjacobi synthetic}} -check_progress
       output_file: output/ex2_rbicgstab_progress.out
 
    test:
       suffix: rbicgstab_progress_tests
       nsize: 2
       args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type jacobi -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests
+      output_file: output/ex2_rbicgstab_progress_tests.out
+
+   test:
+      suffix: rbicgstab_progress_tests_synthetic
+      nsize: 2
+      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type synthetic -pc_synthetic_complexity 20 -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests
       output_file: output/ex2_rbicgstab_progress_tests.out
 
    test:
