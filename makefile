@@ -6,6 +6,7 @@
 #   make demo             load the plugin into a PETSc program and solve with each type
 #   make bench-merged     benchmark bcgsm/pipebcgsm/rbicgstab against PETSc's bcgs/pipebcgs (BENCH_ARGS="-n 200 -runs 5")
 #   make bench-overlap    MPI_Iallreduce overlap micro-benchmark, 2 and 4 ranks (BENCH_ARGS="-reps 100 -work_us 20")
+#   make bench-bottom     bottom-solver study: Helmholtz multigrid, bcgs vs cabicgstab bottom, simulated p = 64..32768
 #   make pmpi             build/bench/libcakpmpi.so: LD_PRELOAD counter of MPI calls and latency simulator (share/bench/pmpi/cakpmpi.c)
 #   make pmpi-check       validate its counts and simulated times (share/bench/pmpi/check.sh; CHECK_ARGS=--quick)
 #   make pmpi-demo        it on PETSc's ex2: reductions per iteration and simulated solve times per BiCGStab variant
@@ -110,6 +111,12 @@ bench-overlap: $(BUILDDIR)/bench/overlap
 	@$(CAKRYLOV_DIR)/share/bench/overlap.sh $(BUILDDIR)/bench/overlap $(BENCH_ARGS)
 
 .PHONY: bench-overlap
+
+# ---- bottom-solver study: the Helmholtz tutorial, bcgs vs cabicgstab bottom, under the latency simulator ----
+bench-bottom: all $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/bench/libcakpmpi.so
+	@$(CAKRYLOV_DIR)/share/bench/bottom.sh $(BUILDDIR)/bench/libcakpmpi.so $(BUILDDIR)/tutorials/ex1 $(BENCH_ARGS)
+
+.PHONY: bench-bottom
 
 # ---- MPI profiling-interface library (LD_PRELOAD): exact communication counts and a latency simulator of global
 #      reductions (share/bench/pmpi/cakpmpi.c documents it); no PETSc in it, only PETSc's MPI compiler ----
