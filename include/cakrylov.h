@@ -50,6 +50,8 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetBasis(KSP, KSPCABiCGStabBasis);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetBasis(KSP, KSPCABiCGStabBasis *);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetTelescope(KSP, PetscBool);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetTelescope(KSP, PetscBool *);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetSymmetricGram(KSP, PetscBool);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetSymmetricGram(KSP, PetscBool *);
 
 /*E
    CAKrylovProgressType - how `KSPRBICGSTAB` and `KSPPIPEBCGSM` help their non-blocking reductions progress while

@@ -6,6 +6,7 @@ static char help[] = "Regression tests of the library's KSP types (cabicgstab by
   -print_its : print the iteration counts\n\
   -print_history <digits> : print the residual norm history with this many significant digits\n\
   -check_fallback : solve again with -cakrylov_vec_fallback (fused kernels through PETSc Vec operations), compare iterations and residual history\n\
+  -check_full_gram : cabicgstab: solve again reducing all of the Gram matrix (not only its upper triangle), compare iterations and residual history\n\
   -check_progress : solve again with -ksp_<type>_progress test (rbicgstab, pipebcgsm): iterations, residual history and solution must be bitwise the same\n\
   -check_progress_tests : check from -ksp_view that the MPI_Test calls made per overlapped region are between 1 and n + 1 (n: -ksp_<type>_progress_tests)\n\
   -count_reductions : count global reductions during KSPSolve() with an MPI profiling-interface counter, check the number the type promises\n\
@@ -177,6 +178,32 @@ static PetscErrorCode CheckFallback(KSP ksp, Vec b, Vec x0, Vec x)
   PetscFunctionReturn(0);
 }
 
+/* cabicgstab: the solve again with the full Gram matrix reduced; the same iterations, histories equal to rounding */
+static PetscErrorCode CheckFullGram(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  const PetscReal *hist;
+  PetscReal       *sym, maxdiff = 0.0, maxnorm = 0.0;
+  PetscInt         nsym, n, its_sym, its;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetIterationNumber(ksp, &its_sym));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &nsym));
+  PetscCall(PetscMalloc1(nsym, &sym));
+  PetscCall(PetscArraycpy(sym, hist, nsym));
+  PetscCall(KSPCABiCGStabSetSymmetricGram(ksp, PETSC_FALSE));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &n));
+  for (PetscInt i = 0; i < PetscMin(n, nsym); i++) {
+    maxdiff = PetscMax(maxdiff, PetscAbsReal(hist[i] - sym[i]));
+    maxnorm = PetscMax(maxnorm, sym[i]);
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "full Gram matrix reduced: same iteration count: %s, residual history within 1e-6 max ||r_i||: %s\n", its == its_sym && n == nsym ? "yes" : "NO", n > 0 && maxdiff <= 1e-6 * maxnorm ? "yes" : "NO"));
+  PetscCall(PetscFree(sym));
+  PetscFunctionReturn(0);
+}
+
 /* The solve again with manual progression of the reductions: MPI_Test changes no data, so everything is bitwise equal */
 static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
 {
@@ -269,7 +296,7 @@ int main(int argc, char **argv)
   Rhs                rhs     = RHS_ONES;
   PetscInt           dim = 2, n = 24, its, history_digits = 0;
   PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
-  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, iscab;
+  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, check_full_gram = PETSC_FALSE, iscab;
   char               compare_type[64] = KSPBCGS;
   KSPConvergedReason reason;
   KSPType            type;
@@ -290,6 +317,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-print_history", "Print the residual history with this many significant digits", NULL, history_digits, &history_digits, NULL));
   PetscCall(PetscOptionsBool("-check_fallback", "Compare with the fallback path of the fused kernels", NULL, check_fallback, &check_fallback, NULL));
   PetscCall(PetscOptionsBool("-check_progress", "Compare with manual progression of the reductions", NULL, check_progress, &check_progress, NULL));
+  PetscCall(PetscOptionsBool("-check_full_gram", "cabicgstab: compare with the full Gram matrix reduction", NULL, check_full_gram, &check_full_gram, NULL));
   PetscCall(PetscOptionsBool("-check_progress_tests", "Check the MPI_Test calls made per overlapped region", NULL, check_progress_tests, &check_progress_tests, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions in KSPSolve()", NULL, count, &count, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
@@ -348,6 +376,7 @@ int main(int argc, char **argv)
 
   if (check_fallback) PetscCall(CheckFallback(ksp, b, x0, x));
   if (check_progress) PetscCall(CheckProgress(ksp, b, x0, x));
+  if (check_full_gram) PetscCall(CheckFullGram(ksp, b, x0, x));
   if (check_progress_tests) PetscCall(CheckProgressTests(ksp));
 
   if (count) { /* what each type promises: cabicgstab 1 per outer iteration, bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration; plus 1 for r_0 */
@@ -462,6 +491,13 @@ int main(int argc, char **argv)
       args: -problem poisson -dim 2 -n 24 -pc_type jacobi -ksp_cabicgstab_s {{1 2 4}} -ksp_cabicgstab_telescope {{0 1}} -count_reductions
       filter: sed -E "s/: [0-9]+ for [0-9]+ iterations; expected .*: yes/: as expected/"
       output_file: output/ex2_reductions.out
+
+   # the Gram matrix reduced whole or only its upper triangle (the default): the same iterations, histories equal to rounding
+   test:
+      suffix: symmetric_gram
+      nsize: {{2 4}}
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type jacobi -ksp_cabicgstab_s {{2 4}} -check_full_gram
+      output_file: output/ex2_symmetric_gram.out
 
    test:
       suffix: reductions_normnone

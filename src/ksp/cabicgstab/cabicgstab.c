@@ -26,6 +26,7 @@ typedef struct {
   PetscInt           s;         /* maximum number of inner iterations per outer iteration */
   KSPCABiCGStabBasis basis;     /* polynomial basis of P and R */
   PetscBool          telescope; /* outer iteration k uses s_k = min(s, 2^k) */
+  PetscBool          symmetric; /* reduce only g and the upper triangle of the symmetric G */
 
   /* storage, allocated in KSPSetUp() for s_alloc = s */
   PetscInt     s_alloc;
@@ -41,6 +42,7 @@ typedef struct {
   /* small dense arrays on every rank (nb = 4s+1 at most) */
   PetscScalar *Tp;                         /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
   PetscScalar *GG;                         /* nb x (nb+1): [g, G] = [P, R]^T [rt, P, R] */
+  PetscScalar *packed;                     /* nb + nb (nb+1)/2: g and the upper triangle of G, the reduced message */
   PetscScalar *coef;                       /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
   PetscScalar *Ta, *d, *Td, *GTd, *Gc;     /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
   PetscScalar *theta, *gamma, *sigma;      /* 2s each: basis recurrence coefficients */
@@ -155,6 +157,12 @@ static PetscBool GramResolved(PetscInt n, const PetscScalar *G, const PetscScala
   return *xGx > KSPCABICGSTAB_GRAM_RESOLUTION * scale * scale ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* The numbers the Gram reduction of an outer iteration with nb basis columns sends */
+static PetscInt KSPCABiCGStabGramCount(KSP_CABiCGStab *cab, PetscInt nb)
+{
+  return cab->symmetric ? nb + nb * (nb + 1) / 2 : nb * (nb + 1);
+}
+
 /* [g, G] = [P, R]^T [rt, P, R]: one local GEMM over the contiguous block, then the ONE global reduction of the outer iteration */
 static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
 {
@@ -168,10 +176,22 @@ static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
   PetscCall(PetscBLASIntCast(nb, &m));
   PetscCall(PetscBLASIntCast(nb + 1, &n));
   PetscCall(PetscBLASIntCast(cab->nloc, &k));
-  PetscCall(PetscMPIIntCast(nb * (nb + 1), &count));
+  PetscCall(PetscMPIIntCast(KSPCABiCGStabGramCount(cab, nb), &count));
   PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->V, &cab->ld, &zero, cab->GG, &m));
   PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * (nb + 1)));
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->GG, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+  if (!cab->symmetric) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->GG, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+  else { /* G = [P, R]^T [P, R] is symmetric: send g and G's upper triangle, nb + nb (nb+1)/2 numbers instead of nb (nb+1) */
+    PetscScalar *g = cab->GG, *G = cab->GG + nb, *buf = cab->packed;
+
+    for (PetscInt i = 0; i < nb; i++) *buf++ = g[i];
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i <= j; i++) *buf++ = G[i + j * nb]; /* G_ij, i <= j */
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->packed, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+    buf = cab->packed;
+    for (PetscInt i = 0; i < nb; i++) g[i] = *buf++;
+    for (PetscInt j = 0; j < nb; j++)
+      for (PetscInt i = 0; i <= j; i++) G[i + j * nb] = G[j + i * nb] = *buf++; /* G_ji = G_ij */
+  }
   cab->nreductions++;
   PetscCall(PetscLogEventEnd(CAKRYLOV_CAGram, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -414,6 +434,7 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
   PetscCall(VecDestroy(&cab->t));
   PetscCall(PetscFree2(cab->V, cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
+  PetscCall(PetscFree(cab->packed));
   PetscCall(PetscFree6(cab->Td, cab->GTd, cab->Gc, cab->theta, cab->gamma, cab->sigma));
   cab->s_alloc = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -446,6 +467,7 @@ static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
   PetscCall(VecDestroyVecs(1, &tmpl));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
+  PetscCall(PetscMalloc1(nb + nb * (nb + 1) / 2, &cab->packed));
   PetscCall(PetscMalloc6(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc, 2 * s, &cab->theta, 2 * s, &cab->gamma, 2 * s, &cab->sigma));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -460,7 +482,7 @@ static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  s = %" PetscInt_FMT ", basis %s, telescoping %s\n", cab->s, KSPCABiCGStabBases[cab->basis], cab->telescope ? "on (s_k = min(s, 2^k))" : "off"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrix reduction: %" PetscInt_FMT " scalars per outer iteration at s\n", (4 * cab->s + 1) * (4 * cab->s + 2)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrix reduction: %" PetscInt_FMT " scalars per outer iteration at s (%s)\n", KSPCABiCGStabGramCount(cab, 4 * cab->s + 1), cab->symmetric ? "g and the upper triangle of the symmetric G" : "g and all of G"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " outer iterations (Gram matrices), %" PetscInt_FMT " inner iterations, %" PetscInt_FMT " global reductions\n", cab->nsolves, cab->nouter, cab->ninner, cab->nreductions));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -470,7 +492,7 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
   PetscInt           s   = cab->s;
   KSPCABiCGStabBasis basis = cab->basis;
-  PetscBool          telescope = cab->telescope, flg;
+  PetscBool          telescope = cab->telescope, symmetric = cab->symmetric, flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CABiCGStab options");
@@ -480,6 +502,8 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   if (flg) PetscCall(KSPCABiCGStabSetBasis(ksp, basis));
   PetscCall(PetscOptionsBool("-ksp_cabicgstab_telescope", "Outer iteration k uses s_k = min(s, 2^k)", "KSPCABiCGStabSetTelescope", telescope, &telescope, &flg));
   if (flg) PetscCall(KSPCABiCGStabSetTelescope(ksp, telescope));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_symmetric_gram", "Reduce only g and the upper triangle of the symmetric Gram matrix", "KSPCABiCGStabSetSymmetricGram", symmetric, &symmetric, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetSymmetricGram(ksp, symmetric));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -531,9 +555,25 @@ static PetscErrorCode KSPCABiCGStabGetTelescope_CABiCGStab(KSP ksp, PetscBool *t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPCABiCGStabSetSymmetricGram_CABiCGStab(KSP ksp, PetscBool symmetric)
+{
+  PetscFunctionBegin;
+  ((KSP_CABiCGStab *)ksp->data)->symmetric = symmetric;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetSymmetricGram_CABiCGStab(KSP ksp, PetscBool *symmetric)
+{
+  PetscFunctionBegin;
+  *symmetric = ((KSP_CABiCGStab *)ksp->data)->symmetric;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
 {
   PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSymmetricGram_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSymmetricGram_C", NULL));
   PetscCall(KSPReset_CABiCGStab(ksp));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", NULL));
@@ -700,13 +740,70 @@ PetscErrorCode KSPCABiCGStabGetTelescope(KSP ksp, PetscBool *telescope)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  KSPCABiCGStabSetSymmetricGram - Sets whether `KSPCABICGSTAB` reduces only the upper triangle of its symmetric Gram matrix
+
+  Logically Collective
+
+  Input Parameters:
++ ksp       - the Krylov solver
+- symmetric - `PETSC_TRUE` (default): the reduction of an outer iteration sends g and the upper triangle of G,
+              (4s+1) + (4s+1)(4s+2)/2 numbers; `PETSC_FALSE`: g and all of G, (4s+1)(4s+2) numbers (for comparison)
+
+  Options Database Key:
+. -ksp_cabicgstab_symmetric_gram <bool> - on or off
+
+  Notes:
+  G = [P, R]^T [P, R] is symmetric, so half of it need not travel: still exactly one reduction per outer iteration,
+  of about half the size (170 instead of 306 numbers at s = 4). Where a reduction's time grows with its length
+  (Krasnopolsky's model: as l^0.21) that makes each one cheaper. The unpacked G is exactly symmetric; the full
+  reduction keeps the local GEMM's rounding-level asymmetry, so the two can differ in the last digits.
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetSymmetricGram()`
+@*/
+PetscErrorCode KSPCABiCGStabSetSymmetricGram(KSP ksp, PetscBool symmetric)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, symmetric, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetSymmetricGram_C", (KSP, PetscBool), (ksp, symmetric));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetSymmetricGram - Tells whether `KSPCABICGSTAB` reduces only the upper triangle of its Gram matrix
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. symmetric - `PETSC_TRUE` if only g and the upper triangle of G are reduced
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetSymmetricGram()`
+@*/
+PetscErrorCode KSPCABiCGStabGetSymmetricGram(KSP ksp, PetscBool *symmetric)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(symmetric, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetSymmetricGram_C", (KSP, PetscBool *), (ksp, symmetric));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    KSPCABICGSTAB - s-step (communication-avoiding) BiCGStab: one global reduction per s iterations
 
    Options Database Keys:
 +  -ksp_cabicgstab_s <4>                  - inner iterations per outer iteration (global reduction), 1 <= s <= 32
 .  -ksp_cabicgstab_basis <monomial>       - polynomial basis of the Krylov subspaces
--  -ksp_cabicgstab_telescope <true>       - outer iteration k uses s_k = min(s, 2^k)
+.  -ksp_cabicgstab_telescope <true>       - outer iteration k uses s_k = min(s, 2^k)
+-  -ksp_cabicgstab_symmetric_gram <true>  - reduce only g and the upper triangle of the symmetric Gram matrix
 
    Level: intermediate
 
@@ -752,6 +849,7 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   cab->s         = 4;
   cab->basis     = KSP_CABICGSTAB_BASIS_MONOMIAL;
   cab->telescope = PETSC_TRUE;
+  cab->symmetric = PETSC_TRUE;
 
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 2));
@@ -768,6 +866,8 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", KSPCABiCGStabSetS_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSymmetricGram_C", KSPCABiCGStabSetSymmetricGram_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSymmetricGram_C", KSPCABiCGStabGetSymmetricGram_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", KSPCABiCGStabGetS_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetBasis_C", KSPCABiCGStabSetBasis_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", KSPCABiCGStabGetBasis_CABiCGStab));
