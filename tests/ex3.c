@@ -135,6 +135,10 @@ static PetscErrorCode BadCalls(PC mg)
   PetscCall(PrintError(PCMGSetBottomTelescope(mg, 0), "PCMGSetBottomTelescope(mg, 0)"));
   PetscCall(PetscPopErrorHandler());
   PetscCall(PCDestroy(&pc));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc)); /* a PCMG without levels: the report says so, also at destruction */
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(PCDestroy(&pc));
   PetscFunctionReturn(0);
 }
 

@@ -547,7 +547,7 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   KSP              coarse;
   KSPType          type;
   PetscReal        rtol;
-  PetscInt         maxit;
+  PetscInt         maxit, nlevels;
   char             where[64];
 
   PetscFunctionBegin;
@@ -555,6 +555,11 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
   PetscCall(PCMGBottomGet(pc, &bottom));
   PetscCall(PCMGGetBottomReport(pc, &r));
+  PetscCall(PCMGGetLevels(pc, &nlevels));
+  if (nlevels < 1) { /* no hierarchy yet (PCMGSetLevels() or PCSetUp() not called): nothing to report */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): PCMG has no levels yet\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
   PetscCall(KSPGetType(bottom->krylov ? bottom->krylov : coarse, &type));
   PetscCall(KSPGetTolerances(bottom->krylov ? bottom->krylov : coarse, &rtol, NULL, NULL, &maxit));
