@@ -212,8 +212,9 @@ static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
   PetscInt         nref, n, its_ref, its;
   KSPType          type;
   char             name[64];
-  Vec              xref;
-  PetscBool        same;
+  Vec                  xref;
+  PetscBool            same;
+  CAKrylovProgressType ptype;
 
   PetscFunctionBegin;
   PetscCall(KSPGetType(ksp, &type));
@@ -226,6 +227,9 @@ static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
   PetscCall(PetscSNPrintf(name, sizeof(name), "-ksp_%s_progress", type));
   PetscCall(PetscOptionsSetValue(NULL, name, "test"));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscStrcmp(type, KSPRBICGSTAB, &same));
+  if (same) PetscCall(KSPRBiCGStabGetProgress(ksp, &ptype, NULL));
+  else PetscCall(KSPPIPEBCGSMGetProgress(ksp, &ptype, NULL));
   PetscCall(VecCopy(x0, x));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
@@ -233,7 +237,7 @@ static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
   same = (PetscBool)(its == its_ref && n == nref);
   for (PetscInt i = 0; same && i < n; i++) same = (PetscBool)(hist[i] == ref[i]);
   if (same) PetscCall(VecEqual(x, xref, &same));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "with progress test: the same iterations, residual history and solution, bitwise: %s\n", same ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "with progress %s: the same iterations, residual history and solution, bitwise: %s\n", CAKrylovProgressTypes[ptype], same ? "yes" : "NO"));
   PetscCall(VecDestroy(&xref));
   PetscCall(PetscFree(ref));
   PetscFunctionReturn(0);

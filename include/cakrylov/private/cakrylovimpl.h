@@ -43,6 +43,8 @@ typedef struct {
   PetscObjectState     halo_state;
 } CAKrylovKSPProgress;
 PETSC_INTERN PetscErrorCode CAKrylovKSPProgressSetFromOptions(KSP, CAKrylovOptionItems, const char[], const char[], CAKrylovKSPProgress *);
+PETSC_INTERN void           CAKrylovKSPProgressInitialize(CAKrylovKSPProgress *);
+PETSC_INTERN void           CAKrylovKSPProgressGet(const CAKrylovKSPProgress *, CAKrylovProgressType *, PetscInt *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPProgressSet(KSP, CAKrylovKSPProgress *, CAKrylovProgressType, PetscInt);
 PETSC_INTERN PetscErrorCode CAKrylovKSPProgressView(const CAKrylovKSPProgress *, PetscViewer);
 PETSC_INTERN PetscErrorCode CAKrylovKSPProgressBegin(CAKrylovKSPProgress *, PetscInt, MPI_Request *, CAKrylovProgressRegion *);

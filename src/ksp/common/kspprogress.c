@@ -29,6 +29,19 @@ PetscErrorCode CAKrylovKSPProgressSetFromOptions(KSP ksp, CAKrylovOptionItems Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The defaults: no progression; with progress test about 20 tests per region (Krasnopolsky, Appendix C: 10-30 did best) */
+void CAKrylovKSPProgressInitialize(CAKrylovKSPProgress *pr)
+{
+  pr->type   = CAKRYLOV_PROGRESS_NONE;
+  pr->ntests = 20;
+}
+
+void CAKrylovKSPProgressGet(const CAKrylovKSPProgress *pr, CAKrylovProgressType *type, PetscInt *ntests)
+{
+  if (type) *type = pr->type;
+  if (ntests) *ntests = pr->ntests;
+}
+
 PetscErrorCode CAKrylovKSPProgressSet(KSP ksp, CAKrylovKSPProgress *pr, CAKrylovProgressType type, PetscInt ntests)
 {
   PetscFunctionBegin;

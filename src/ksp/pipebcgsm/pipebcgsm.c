@@ -291,11 +291,8 @@ static PetscErrorCode KSPPIPEBCGSMSetProgress_PIPEBCGSM(KSP ksp, CAKrylovProgres
 
 static PetscErrorCode KSPPIPEBCGSMGetProgress_PIPEBCGSM(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
-  KSP_PIPEBCGSM *pb = (KSP_PIPEBCGSM *)ksp->data;
-
   PetscFunctionBegin;
-  if (type) *type = pb->progress.type;
-  if (ntests) *ntests = pb->progress.ntests;
+  CAKrylovKSPProgressGet(&((KSP_PIPEBCGSM *)ksp->data)->progress, type, ntests);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -487,8 +484,7 @@ PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
   PetscCall(PetscNew(&pb));
   ksp->data          = (void *)pb;
   pb->replace_period  = 100;
-  pb->progress.type   = CAKRYLOV_PROGRESS_NONE;
-  pb->progress.ntests = 20; /* Krasnopolsky, Appendix C: 10-30 tests per overlapped region did best */
+  CAKrylovKSPProgressInitialize(&pb->progress);
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 

@@ -235,11 +235,8 @@ static PetscErrorCode KSPRBiCGStabSetProgress_RBiCGStab(KSP ksp, CAKrylovProgres
 
 static PetscErrorCode KSPRBiCGStabGetProgress_RBiCGStab(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
-  KSP_RBiCGStab *rb = (KSP_RBiCGStab *)ksp->data;
-
   PetscFunctionBegin;
-  if (type) *type = rb->progress.type;
-  if (ntests) *ntests = rb->progress.ntests;
+  CAKrylovKSPProgressGet(&((KSP_RBiCGStab *)ksp->data)->progress, type, ntests);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -358,8 +355,7 @@ PetscErrorCode KSPCreate_RBiCGStab(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&rb));
   ksp->data          = (void *)rb;
-  rb->progress.type   = CAKRYLOV_PROGRESS_NONE;
-  rb->progress.ntests = 20; /* Krasnopolsky, Appendix C: 10-30 tests per overlapped region did best */
+  CAKrylovKSPProgressInitialize(&rb->progress);
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
