@@ -21,7 +21,7 @@ typedef struct {
   PetscBool   right;      /* right preconditioning (pipelined types); left otherwise, the default */
   PetscInt    native;     /* index of the PETSc type it is compared with, -1 for PETSc's types */
   PetscBool   ours;       /* the library's types skip the identity PC; PETSc's copy the vector */
-  PetscInt    vec[2];     /* vector reads+writes per iteration (8 N bytes each) with PC none, jacobi */
+  PetscInt    vec[2];     /* vector reads+writes per iteration (8 N bytes each) with PC none, with a PC (jacobi, synthetic) */
 } Method;
 
 /* Vector counts: the library's types as their manual pages state them; PETSc's types counted by us from PETSc 3.18's
