@@ -33,14 +33,19 @@ CAKRYLOV_EXTERN PetscErrorCode CAKrylovInitializePackage(void);
    KSPCABiCGStabBasis - polynomial basis of the Krylov subspaces built by `KSPCABICGSTAB`
 
    Values:
-.  `KSP_CABICGSTAB_BASIS_MONOMIAL` - [v, Av, A^2 v, ...]; stable for small s (about s <= 4)
+.  `KSP_CABICGSTAB_BASIS_MONOMIAL`  - [v, Av, A^2 v, ...]; no setup, stable for small s (about s <= 4)
+.  `KSP_CABICGSTAB_BASIS_NEWTON`    - [v, (A - theta_0) v, (A - theta_1)(A - theta_0) v, ...] with Leja-ordered shifts
+                                      theta_j from the spectrum of the preconditioned operator
+-  `KSP_CABICGSTAB_BASIS_CHEBYSHEV` - Chebyshev polynomials of an interval [lmin, lmax] of that spectrum
 
    Level: intermediate
 
 .seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetBasis()`, `KSPCABiCGStabGetBasis()`
 E*/
 typedef enum {
-  KSP_CABICGSTAB_BASIS_MONOMIAL
+  KSP_CABICGSTAB_BASIS_MONOMIAL,
+  KSP_CABICGSTAB_BASIS_NEWTON,
+  KSP_CABICGSTAB_BASIS_CHEBYSHEV
 } KSPCABiCGStabBasis;
 CAKRYLOV_EXTERN const char *const KSPCABiCGStabBases[];
 
@@ -52,6 +57,12 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetTelescope(KSP, PetscBool);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetTelescope(KSP, PetscBool *);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetSymmetricGram(KSP, PetscBool);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetSymmetricGram(KSP, PetscBool *);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetSpectrum(KSP, PetscReal, PetscReal);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetSpectrum(KSP, PetscReal *, PetscReal *, PetscReal *);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetResidualReplacement(KSP, PetscBool);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetResidualReplacement(KSP, PetscBool *);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetPaired(KSP, PetscBool);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetPaired(KSP, PetscBool *);
 
 /*E
    CAKrylovProgressType - how `KSPRBICGSTAB` and `KSPPIPEBCGSM` help their non-blocking reductions progress while

@@ -7,6 +7,8 @@ static char help[] = "Regression tests of the library's KSP types (cabicgstab by
   -print_history <digits> : print the residual norm history with this many significant digits\n\
   -check_fallback : solve again with -cakrylov_vec_fallback (fused kernels through PETSc Vec operations), compare iterations and residual history\n\
   -check_full_gram : cabicgstab: solve again reducing all of the Gram matrix (not only its upper triangle), compare iterations and residual history\n\
+  -check_paired : cabicgstab: solve again with the other setting of -ksp_cabicgstab_paired, compare iterations and residual history\n\
+  -solves <n> : solve n times (the last one is the one reported), -scale_operator: A <- 2 A before each solve after the first\n\
   -check_progress : solve again with -ksp_<type>_progress test (rbicgstab, pipebcgsm): iterations, residual history and solution must be bitwise the same\n\
   -check_progress_tests : check from -ksp_view that the MPI_Test calls made per overlapped region are between 1 and n + 1 (n: -ksp_<type>_progress_tests)\n\
   -count_reductions : count global reductions during KSPSolve() with an MPI profiling-interface counter, check the number the type promises\n\
@@ -179,28 +181,33 @@ static PetscErrorCode CheckFallback(KSP ksp, Vec b, Vec x0, Vec x)
 }
 
 /* cabicgstab: the solve again with the full Gram matrix reduced; the same iterations, histories equal to rounding */
-static PetscErrorCode CheckFullGram(KSP ksp, Vec b, Vec x0, Vec x)
+/* cabicgstab solved again with one of its boolean settings flipped (the Gram reduction, paired powers): the same iteration
+   count, residual histories equal to rounding */
+static PetscErrorCode CheckVariant(KSP ksp, Vec b, Vec x0, Vec x, const char what[], PetscErrorCode (*get)(KSP, PetscBool *), PetscErrorCode (*set)(KSP, PetscBool))
 {
   const PetscReal *hist;
-  PetscReal       *sym, maxdiff = 0.0, maxnorm = 0.0;
-  PetscInt         nsym, n, its_sym, its;
+  PetscReal       *ref, maxdiff = 0.0, maxnorm = 0.0;
+  PetscInt         nref, n, its_ref, its;
+  PetscBool        flag;
 
   PetscFunctionBegin;
-  PetscCall(KSPGetIterationNumber(ksp, &its_sym));
-  PetscCall(KSPGetResidualHistory(ksp, &hist, &nsym));
-  PetscCall(PetscMalloc1(nsym, &sym));
-  PetscCall(PetscArraycpy(sym, hist, nsym));
-  PetscCall(KSPCABiCGStabSetSymmetricGram(ksp, PETSC_FALSE));
+  PetscCall(KSPGetIterationNumber(ksp, &its_ref));
+  PetscCall(KSPGetResidualHistory(ksp, &hist, &nref));
+  PetscCall(PetscMalloc1(nref, &ref));
+  PetscCall(PetscArraycpy(ref, hist, nref));
+  PetscCall(get(ksp, &flag));
+  PetscCall(set(ksp, flag ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(VecCopy(x0, x));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetResidualHistory(ksp, &hist, &n));
-  for (PetscInt i = 0; i < PetscMin(n, nsym); i++) {
-    maxdiff = PetscMax(maxdiff, PetscAbsReal(hist[i] - sym[i]));
-    maxnorm = PetscMax(maxnorm, sym[i]);
+  for (PetscInt i = 0; i < PetscMin(n, nref); i++) {
+    maxdiff = PetscMax(maxdiff, PetscAbsReal(hist[i] - ref[i]));
+    maxnorm = PetscMax(maxnorm, ref[i]);
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "full Gram matrix reduced: same iteration count: %s, residual history within 1e-6 max ||r_i||: %s\n", its == its_sym && n == nsym ? "yes" : "NO", n > 0 && maxdiff <= 1e-6 * maxnorm ? "yes" : "NO"));
-  PetscCall(PetscFree(sym));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: same iteration count: %s, residual history within 1e-6 max ||r_i||: %s\n", what, its == its_ref && n == nref ? "yes" : "NO", n > 0 && maxdiff <= 1e-6 * maxnorm ? "yes" : "NO"));
+  if (its != its_ref) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " against %" PetscInt_FMT " iterations\n", its, its_ref));
+  PetscCall(PetscFree(ref));
   PetscFunctionReturn(0);
 }
 
@@ -274,7 +281,13 @@ static PetscErrorCode CheckProgressTests(KSP ksp)
 
 static PetscErrorCode BadSetters(KSP ksp)
 {
-  const PetscInt bad[] = {0, 33};
+  const PetscInt  bad[] = {0, 33};
+  const PetscReal bad_spectrum[][2] = {
+    {2.0,      1.0},
+    {1.0,      1.0},
+    {(PetscReal)NAN, 1.0},
+    {0.0, (PetscReal)INFINITY}
+  };
 
   PetscFunctionBegin;
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -284,6 +297,13 @@ static PetscErrorCode BadSetters(KSP ksp)
 
     PetscCall(PetscErrorMessage(ierr, NULL, (char **)&specific));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPCABiCGStabSetS(ksp, %" PetscInt_FMT ") -> error %d: %s\n", bad[i], (int)ierr, specific));
+  }
+  for (size_t i = 0; i < sizeof(bad_spectrum) / sizeof(bad_spectrum[0]); i++) {
+    PetscErrorCode ierr = KSPCABiCGStabSetSpectrum(ksp, bad_spectrum[i][0], bad_spectrum[i][1]);
+    const char    *specific;
+
+    PetscCall(PetscErrorMessage(ierr, NULL, (char **)&specific));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPCABiCGStabSetSpectrum(ksp, %g, %g) -> error %d: %s\n", (double)bad_spectrum[i][0], (double)bad_spectrum[i][1], (int)ierr, specific));
   }
   PetscCall(PetscPopErrorHandler());
   PetscFunctionReturn(0);
@@ -298,9 +318,9 @@ int main(int argc, char **argv)
   PC                 pc;
   Problem            problem = PROBLEM_POISSON;
   Rhs                rhs     = RHS_ONES;
-  PetscInt           dim = 2, n = 24, its, history_digits = 0;
+  PetscInt           dim = 2, n = 24, its, history_digits = 0, nsolves = 1;
   PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
-  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, check_full_gram = PETSC_FALSE, iscab;
+  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, check_full_gram = PETSC_FALSE, check_paired = PETSC_FALSE, scale_operator = PETSC_FALSE, iscab;
   char               compare_type[64] = KSPBCGS;
   KSPConvergedReason reason;
   KSPType            type;
@@ -322,6 +342,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-check_fallback", "Compare with the fallback path of the fused kernels", NULL, check_fallback, &check_fallback, NULL));
   PetscCall(PetscOptionsBool("-check_progress", "Compare with manual progression of the reductions", NULL, check_progress, &check_progress, NULL));
   PetscCall(PetscOptionsBool("-check_full_gram", "cabicgstab: compare with the full Gram matrix reduction", NULL, check_full_gram, &check_full_gram, NULL));
+  PetscCall(PetscOptionsBool("-check_paired", "cabicgstab: compare with paired matrix powers switched", NULL, check_paired, &check_paired, NULL));
+  PetscCall(PetscOptionsInt("-solves", "Solve this many times", NULL, nsolves, &nsolves, NULL));
+  PetscCall(PetscOptionsBool("-scale_operator", "A <- 2 A before each solve after the first", NULL, scale_operator, &scale_operator, NULL));
   PetscCall(PetscOptionsBool("-check_progress_tests", "Check the MPI_Test calls made per overlapped region", NULL, check_progress_tests, &check_progress_tests, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions in KSPSolve()", NULL, count, &count, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
@@ -329,6 +352,7 @@ int main(int argc, char **argv)
 
   if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
   else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da)); /* -dm_mat_type */
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(AssembleOperator(da, problem, peclet, A));
@@ -356,6 +380,11 @@ int main(int argc, char **argv)
   PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
   PetscCall(ResidualNorm(ksp, A, b, x0, &r0));
 
+  for (PetscInt i = 1; i < nsolves; i++) { /* the same operator (or a scaled one): what is set up once stays */
+    PetscCall(VecCopy(x0, x));
+    PetscCall(KSPSolve(ksp, b, x));
+    if (scale_operator) PetscCall(MatScale(A, 2.0));
+  }
   PetscCall(CountedSolve(ksp, b, x0, x, count));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetIterationNumber(ksp, &its));
@@ -380,7 +409,8 @@ int main(int argc, char **argv)
 
   if (check_fallback) PetscCall(CheckFallback(ksp, b, x0, x));
   if (check_progress) PetscCall(CheckProgress(ksp, b, x0, x));
-  if (check_full_gram) PetscCall(CheckFullGram(ksp, b, x0, x));
+  if (check_full_gram) PetscCall(CheckVariant(ksp, b, x0, x, "full Gram matrix reduced", KSPCABiCGStabGetSymmetricGram, KSPCABiCGStabSetSymmetricGram));
+  if (check_paired) PetscCall(CheckVariant(ksp, b, x0, x, "paired matrix powers switched", KSPCABiCGStabGetPaired, KSPCABiCGStabSetPaired));
   if (check_progress_tests) PetscCall(CheckProgressTests(ksp));
 
   if (count) { /* what each type promises: cabicgstab 1 per outer iteration, bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration; plus 1 for r_0 */
@@ -503,6 +533,82 @@ int main(int argc, char **argv)
       args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type jacobi -ksp_cabicgstab_s {{2 4}} -check_full_gram
       output_file: output/ex2_symmetric_gram.out
 
+   # Newton and Chebyshev bases at s = 8 (the spectrum estimated by 2s GMRES steps): within 10 % of KSPBCGS iterations, true residual below the tolerance
+   test:
+      suffix: bases
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 16 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -compare 0.1
+      output_file: output/ex2_s_vs_bcgs.out
+
+   # ... and at s = 12, 16
+   test:
+      suffix: bases_large_s
+      nsize: 2
+      args: -problem poisson -dim 3 -n 24 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s {{12 16}} -ksp_rtol 1e-10 -compare 0.1
+      output_file: output/ex2_s_vs_bcgs.out
+
+   # a user-given interval instead of the estimate (Jacobi-preconditioned Laplacian: the spectrum lies in (0, 2))
+   test:
+      suffix: user_spectrum
+      nsize: 2
+      args: -problem poisson -dim 2 -n 32 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -ksp_cabicgstab_spectrum 0,2 -ksp_rtol 1e-10 -compare 0.1
+      output_file: output/ex2_s_vs_bcgs.out
+
+   test:
+      suffix: user_spectrum_view
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 2 -ksp_cabicgstab_spectrum 0,2 -ksp_view
+      filter: grep -E "basis|spectrum|shifts"
+
+   # still one reduction per outer iteration with the new bases (the spectrum is estimated in the uncounted warm-up solve)
+   test:
+      suffix: bases_reductions
+      nsize: 2
+      args: -problem poisson -dim 2 -n 24 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s {{4 8}} -count_reductions
+      filter: sed -E "s/: [0-9]+ for [0-9]+ iterations; expected .*: yes/: as expected/"
+      output_file: output/ex2_reductions.out
+
+   # the halved Gram reduction and paired matrix powers do not change the iterations of the new bases
+   test:
+      suffix: bases_variants
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -check_full_gram -check_paired
+
+   # paired matrix powers ([A p_i, A r_i] as one two-column product) against column by column: the same iterations
+   test:
+      suffix: paired
+      nsize: {{1 2}}
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_s 4 -check_paired
+      output_file: output/ex2_paired.out
+
+   # the spectrum is estimated once for repeated solves with the same operator, again when the operator changes
+   test:
+      suffix: spectrum_once
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 4 -solves 3 -ksp_view
+      filter: grep -E "spectrum estimates|statistics"
+
+   test:
+      suffix: spectrum_operator_changed
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_s 4 -solves 3 -scale_operator -ksp_view
+      filter: grep -E "spectrum estimates|statistics"
+
+   # an honest final norm: the monomial basis at s = 8 claims convergence on its drifted updated residual; the true
+   # residual is checked, fails, and the solve goes on from it
+   test:
+      suffix: true_residual_check
+      nsize: 2
+      args: -problem poisson -dim 3 -n 24 -pc_type jacobi -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -ksp_view
+      filter: grep -E "cabicgstab:|true residual|checks"
+
+   # residual replacement at outer-iteration boundaries
+   test:
+      suffix: replacement
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim 3 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -ksp_cabicgstab_residual_replacement -compare 0.1 -ksp_view
+      filter: grep -E "cabicgstab:|true residual|within|replacement"
+
    test:
       suffix: reductions_normnone
       nsize: 2
@@ -544,8 +650,28 @@ int main(int argc, char **argv)
 
    test:
       suffix: bad_basis
-      args: -ksp_cabicgstab_basis newton
-      filter: Error: grep -o -E "Unknown .*newton.*"
+      args: -ksp_cabicgstab_basis legendre
+      filter: Error: grep -o -E "Unknown .*legendre.*"
+
+   test:
+      suffix: bad_spectrum_order
+      args: -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_spectrum 2,1
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+
+   test:
+      suffix: bad_spectrum_nan
+      args: -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_spectrum nan,1
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+
+   test:
+      suffix: bad_spectrum_count
+      args: -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_spectrum 1
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+
+   test:
+      suffix: bad_spectrum_empty
+      args: -ksp_cabicgstab_basis newton -ksp_cabicgstab_spectrum
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
 
    # KSPBCGSM: converges; iterations within 5 % of PETSc's bcgs with the same PC, side and guess
    testset:

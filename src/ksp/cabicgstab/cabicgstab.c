@@ -13,71 +13,22 @@
    matrix and the rebuild are single BLAS-3 calls. With telescoping, outer iteration k uses
    s_k = min(s, 2^k) and R starts right after the 2 s_k + 1 columns of P.
 */
-#include <cakrylov/private/cakrylovimpl.h>
-#include <petsc/private/kspimpl.h>
+#include "cabicgstabimpl.h"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter" /* PETSc's private inline helpers */
+#include <petsc/private/matimpl.h> /* C->ops->productsymbolic: whether a MatProduct is supported, as MatProductSymbolic() decides */
+#pragma GCC diagnostic pop
 #include <petscblaslapack.h>
 
-#define KSPCABICGSTAB_S_MAX 32 /* the Gram matrix of s = 32 already has 129 x 130 entries */
+#define KSPCABICGSTAB_CHECK_FRACTION 0.01 /* a converged solve checks b - A x when the drift estimate exceeds this fraction of the tolerance */
 
-const char *const KSPCABiCGStabBases[] = {"monomial", "KSPCABiCGStabBasis", "KSP_CABICGSTAB_BASIS_", NULL};
-
-typedef struct {
-  /* options */
-  PetscInt           s;         /* maximum number of inner iterations per outer iteration */
-  KSPCABiCGStabBasis basis;     /* polynomial basis of P and R */
-  PetscBool          telescope; /* outer iteration k uses s_k = min(s, 2^k) */
-  PetscBool          symmetric; /* reduce only g and the upper triangle of the symmetric G */
-
-  /* storage, allocated in KSPSetUp() for s_alloc = s */
-  PetscInt     s_alloc;
-  PetscInt     nloc;    /* local length of the vectors */
-  PetscBLASInt ld;      /* leading dimension of V and W: max(nloc, 1) */
-  PetscScalar *V;       /* ld x (4s+2): column 0 is rt, then the 2s_k+1 columns of P, then the 2s_k of R */
-  Vec         *Vcol;    /* the columns of V as Vecs (they share V's memory) */
-  PetscScalar *W;       /* ld x 3: [p, r, dx] rebuilt at the end of an outer iteration */
-  Vec          Wcol[3]; /* the columns of W as Vecs */
-  Vec          t;       /* work vector of the operator application */
-  PetscBool    identity_pc; /* PCNONE without diagonal scaling: Â = A, applied without the copy PCApply would make */
-
-  /* small dense arrays on every rank (nb = 4s+1 at most) */
-  PetscScalar *Tp;                         /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
-  PetscScalar *GG;                         /* nb x (nb+1): [g, G] = [P, R]^T [rt, P, R] */
-  PetscScalar *packed;                     /* nb + nb (nb+1)/2: g and the upper triangle of G, the reduced message */
-  PetscScalar *coef;                       /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
-  PetscScalar *Ta, *d, *Td, *GTd, *Gc;     /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
-  PetscScalar *theta, *gamma, *sigma;      /* 2s each: basis recurrence coefficients */
-
-  PetscInt nb_pending; /* nb of the outer iteration whose e is not yet added to x (0: x is current) */
-
-  /* statistics over all solves (shown by KSPView()) */
-  PetscInt nsolves, nouter, ninner, nreductions;
-} KSP_CABiCGStab;
+const char *const KSPCABiCGStabBases[] = {"monomial", "newton", "chebyshev", "KSPCABiCGStabBasis", "KSP_CABICGSTAB_BASIS_", NULL};
 
 /* s of outer iteration k: min(s, 2^k) with telescoping, s without */
 static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, PetscInt k)
 {
   if (!cab->telescope || k >= 6) return cab->s; /* 2^6 > KSPCABICGSTAB_S_MAX */
   return PetscMin(cab->s, (PetscInt)1 << k);
-}
-
-/*
-   The basis polynomials follow   rho_{i+1}(z) = ((z - theta_i) rho_i(z) - sigma_i rho_{i-1}(z)) / gamma_i,
-   so the basis vectors satisfy   Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1},
-   which is column i of T'. A basis is nothing but these coefficients (n of them).
-*/
-static PetscErrorCode KSPCABiCGStabBasisRecurrence(KSP_CABiCGStab *cab, PetscInt n)
-{
-  PetscFunctionBegin;
-  switch (cab->basis) {
-  case KSP_CABICGSTAB_BASIS_MONOMIAL: /* v_{i+1} = Â v_i */
-    for (PetscInt i = 0; i < n; i++) {
-      cab->theta[i] = 0.0;
-      cab->gamma[i] = 1.0;
-      cab->sigma[i] = 0.0;
-    }
-    break;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = Â x: A M^{-1} x (right) or M^{-1} A x (left); just A x with the identity preconditioner */
@@ -91,7 +42,18 @@ static PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* v[1..n-1] from v[0]: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i */
+/* The recurrence's shift and scaling on v_{i+1} = Â v_i: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i, one pass */
+static PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *cab, Vec v[], PetscInt i)
+{
+  const PetscReal g = 1.0 / cab->gamma[i];
+
+  PetscFunctionBegin;
+  if (i > 0 && cab->sigma[i] != 0.0) PetscCall(VecAXPBYPCZ(v[i + 1], -cab->theta[i] * g, -cab->sigma[i] * g, g, v[i], v[i - 1]));
+  else if (cab->theta[i] != 0.0 || g != 1.0) PetscCall(VecAXPBY(v[i + 1], -cab->theta[i] * g, g, v[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* v[1..n-1] from v[0] by the basis recurrence */
 static PetscErrorCode KSPCABiCGStabBuildBasis(KSP ksp, Vec v[], PetscInt n)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -99,9 +61,136 @@ static PetscErrorCode KSPCABiCGStabBuildBasis(KSP ksp, Vec v[], PetscInt n)
   PetscFunctionBegin;
   for (PetscInt i = 0; i + 1 < n; i++) {
     PetscCall(KSPCABiCGStabApplyOperator(ksp, v[i], v[i + 1]));
-    if (cab->theta[i] != 0.0 || (i > 0 && cab->sigma[i] != 0.0)) PetscCall(VecAXPBYPCZ(v[i + 1], -cab->theta[i], i > 0 ? -cab->sigma[i] : 0.0, 1.0, v[i], v[i > 0 ? i - 1 : i]));
-    if (cab->gamma[i] != 1.0) PetscCall(VecScale(v[i + 1], 1.0 / cab->gamma[i]));
+    PetscCall(KSPCABiCGStabShiftAndScale(cab, v, i));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabPairDestroy(KSP_CABiCGStab *cab)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i <= KSPCABICGSTAB_S_MAX; i++) {
+    PetscCall(MatDestroy(&cab->pair_in[i]));
+    PetscCall(MatDestroy(&cab->pair_out[i]));
+    PetscCall(MatDestroy(&cab->pair_work[i]));
+  }
+  cab->pair_mode = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An n x 2 dense matrix on the columns array and array + lda (NULL: its own storage) */
+static PetscErrorCode KSPCABiCGStabPairView(KSP ksp, PetscScalar *array, PetscInt lda, Mat *M)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), cab->nloc, PETSC_DECIDE, PETSC_DETERMINE, 2, array, M));
+  if (array) PetscCall(MatDenseSetLDA(*M, lda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* C = A B as a MatProduct (symbolic now, numeric per use); false where the matrix type cannot multiply a dense block */
+static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, Mat B, Mat C, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  PetscCall(MatProductCreateWithMat(A, B, NULL, C));
+  PetscCall(MatProductSetType(C, MATPRODUCT_AB));
+  PetscCall(MatProductSetFromOptions(C));
+  *ok = C->ops->productsymbolic ? PETSC_TRUE : PETSC_FALSE;
+  if (*ok) PetscCall(MatProductSymbolic(C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The dense views of outer iterations with s_k: [P_i, R_i] are columns 1 + i and 1 + (2s_k+1) + i of V, so an n x 2 matrix with
+   leading dimension (2s_k+1) ld placed at column 1 + i sees both. Set up once per s_k and kept (telescoping uses few s_k).
+   Returns false (and the basis is built column by column) where the operator cannot multiply a dense block.
+*/
+static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk, PetscBool *ok)
+{
+  KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  mode = cab->identity_pc ? 1 : (ksp->pc_side == PC_RIGHT ? 2 : 3), lda = (2 * sk + 1) * cab->ld;
+  Mat             Amat;
+
+  PetscFunctionBegin;
+  if (cab->pair_mode && cab->pair_mode != mode) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* the PC or its side changed */
+  *ok = PETSC_TRUE;
+  if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
+  cab->pair_mode = mode;
+  PetscCall(KSPCABiCGStabPairView(ksp, cab->V + cab->ld, lda, &cab->pair_in[sk]));
+  PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ld, lda, &cab->pair_out[sk]));
+  switch (mode) {
+  case 1: /* [P, R]_{i+1} = A [P, R]_i */
+    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_out[sk], ok));
+    break;
+  case 2: /* Z = M^{-1} [P, R]_i, [P, R]_{i+1} = A Z */
+    if (!cab->pair_work[0]) PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[0]));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_work[0], cab->pair_out[sk], ok));
+    break;
+  case 3: /* Z = A [P, R]_i, [P, R]_{i+1} = M^{-1} Z */
+    PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[sk]));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_work[sk], ok));
+    break;
+  }
+  if (!*ok) {
+    PetscCall(PetscInfo(ksp, "Matrix type %s cannot multiply a dense block: the basis is built column by column\n", ((PetscObject)Amat)->type_name));
+    PetscCall(KSPCABiCGStabPairDestroy(cab));
+    cab->pair_mode = -1;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* [P_{i+1}, R_{i+1}] = Â [P_i, R_i]: one pass over the matrix and one halo exchange for both columns */
+static PetscErrorCode KSPCABiCGStabApplyOperatorPair(KSP ksp, PetscInt sk, PetscInt i)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  Mat             X = cab->pair_in[sk], Y = cab->pair_out[sk];
+
+  PetscFunctionBegin;
+  PetscCall(MatDensePlaceArray(X, cab->V + (1 + i) * (size_t)cab->ld));
+  PetscCall(MatDensePlaceArray(Y, cab->V + (2 + i) * (size_t)cab->ld));
+  switch (cab->pair_mode) {
+  case 1:
+    PetscCall(MatProductNumeric(Y));
+    break;
+  case 2:
+    PetscCall(PCMatApply(ksp->pc, X, cab->pair_work[0]));
+    PetscCall(MatProductNumeric(Y));
+    break;
+  case 3:
+    PetscCall(MatProductNumeric(cab->pair_work[sk]));
+    PetscCall(PCMatApply(ksp->pc, cab->pair_work[sk], Y));
+    break;
+  }
+  PetscCall(MatDenseResetArray(X));
+  PetscCall(MatDenseResetArray(Y));
+  for (PetscInt j = 0; j < 2; j++) PetscCall(PetscObjectStateIncrease((PetscObject)cab->Vcol[2 + i + j * (2 * sk + 1)])); /* V changed under its Vecs */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* P = [p, rho_1(Â) p, ..., rho_2s(Â) p] and R = [r, ..., rho_{2s-1}(Â) r] in V: column by column, or in pairs [P_i, R_i] */
+static PetscErrorCode KSPCABiCGStabBuildBases(KSP ksp, PetscInt sk)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  iR0 = 2 * sk + 1;
+  Vec            *P = cab->Vcol + 1, *R = cab->Vcol + 1 + iR0;
+  PetscBool       ok = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (cab->paired && cab->pair_mode >= 0) PetscCall(KSPCABiCGStabPairSetUp(ksp, sk, &ok));
+  if (!ok) {
+    PetscCall(KSPCABiCGStabBuildBasis(ksp, P, 2 * sk + 1));
+    PetscCall(KSPCABiCGStabBuildBasis(ksp, R, 2 * sk));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt i = 0; i + 1 < 2 * sk; i++) { /* R has one power less than P */
+    PetscCall(KSPCABiCGStabApplyOperatorPair(ksp, sk, i));
+    PetscCall(KSPCABiCGStabShiftAndScale(cab, P, i));
+    PetscCall(KSPCABiCGStabShiftAndScale(cab, R, i));
+  }
+  PetscCall(KSPCABiCGStabApplyOperator(ksp, P[2 * sk - 1], P[2 * sk]));
+  PetscCall(KSPCABiCGStabShiftAndScale(cab, P, 2 * sk - 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -236,6 +325,80 @@ static PetscErrorCode KSPCABiCGStabNextIteration(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ||Â|| estimated as the largest ||Â y_i|| / ||y_i|| over the basis vectors, from ||Â y_i||^2 = (T'e_i, G T'e_i) (T' is tridiagonal) */
+static PetscReal KSPCABiCGStabOperatorNorm(KSP_CABiCGStab *cab, PetscInt nb, const PetscScalar *G)
+{
+  PetscReal tau = 0.0;
+
+  for (PetscInt i = 0; i < nb; i++) {
+    const PetscInt lo = PetscMax(i - 1, 0), hi = PetscMin(i + 1, nb - 1);
+    PetscReal      Ay2 = 0.0;
+
+    for (PetscInt j = lo; j <= hi; j++)
+      for (PetscInt l = lo; l <= hi; l++) Ay2 += PetscRealPart(cab->Tp[j + nb * i] * G[j + nb * l] * cab->Tp[l + nb * i]);
+    if (Ay2 > 0.0 && PetscRealPart(G[i + nb * i]) > 0.0) tau = PetscMax(tau, PetscSqrtReal(Ay2 / PetscRealPart(G[i + nb * i])));
+  }
+  return tau;
+}
+
+/* sum_i |x_i| ||y_i||: a bound on ||[P, R] x|| and the scale of its rounding errors */
+static PetscReal KSPCABiCGStabCoordinateScale(PetscInt nb, const PetscScalar *G, const PetscScalar *x)
+{
+  PetscReal sum = 0.0;
+
+  for (PetscInt i = 0; i < nb; i++) sum += PetscAbsScalar(x[i]) * PetscSqrtReal(PetscAbsScalar(G[i + nb * i]));
+  return sum;
+}
+
+/* r = b - A x, or M^{-1}(b - A x) with left preconditioning: one operator application, no reduction */
+static PetscErrorCode KSPCABiCGStabTrueResidual(KSP ksp, Vec r)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  Mat             Amat;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
+  if (ksp->pc_side == PC_LEFT && !cab->identity_pc) {
+    PetscCall(KSP_MatMult(ksp, Amat, ksp->vec_sol, r));
+    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+    PetscCall(VecCopy(r, cab->t));
+    PetscCall(KSP_PCApply(ksp, cab->t, r));
+  } else {
+    PetscCall(KSP_MatMult(ksp, Amat, ksp->vec_sol, r));
+    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The solve claims convergence (x is current) while the drift estimate is not small against the tolerance: test the
+   true residual itself (one operator application, one reduction). If it fails the test, the solve goes on from it:
+   p = rt = r = b - A x at the next outer iteration.
+*/
+static PetscErrorCode KSPCABiCGStabCheckTrueResidual(KSP ksp, PetscBool *restart)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscReal       updated = ksp->rnorm, rnorm;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabTrueResidual(ksp, cab->Wcol[1]));
+  PetscCall(VecNorm(cab->Wcol[1], NORM_2, &rnorm));
+  cab->nreductions++;
+  cab->nchecks++;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->rnorm  = rnorm; /* the norm the solve reports is the true one */
+  ksp->reason = KSP_CONVERGED_ITERATING;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall((*ksp->converged)(ksp, ksp->its, rnorm, &ksp->reason, ksp->cnvP));
+  PetscCall(PetscInfo(ksp, "Iteration %" PetscInt_FMT ": updated residual norm %g, true residual norm %g: %s\n", ksp->its, (double)updated, (double)rnorm, ksp->reason > 0 ? "converged" : "going on from the true residual"));
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+  cab->nchecks_failed++;
+  PetscCall(VecCopy(cab->Wcol[1], cab->Wcol[0]));
+  *restart = PETSC_TRUE;
+  if (ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -245,6 +408,8 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   PetscReal       dp = 0.0;
   PetscBool       test_pending = PETSC_FALSE; /* the convergence test of iteration ksp->its waits for the next Gram matrix */
   PetscBool       restart      = PETSC_FALSE; /* the next outer iteration restarts with p = rt = r */
+  PetscReal       drift = 0.0, xscale = 0.0, tau = 0.0; /* drift estimate of the updated residual, scale of x - x_0, ||Â|| estimate */
+  PetscReal       ttol  = 0.0;                          /* the tolerance the convergence test applies (default test) */
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(B, &nloc));
@@ -252,6 +417,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   cab->nsolves++;
   cab->nb_pending = 0;
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
+  PetscCall(KSPCABiCGStabSetUpBasis(ksp)); /* Newton, Chebyshev: the spectrum is estimated once per operator */
 
   /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), placed where outer iteration 0 keeps R_0; p_0 = rt = r_0 */
   if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
@@ -268,6 +434,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
   PetscCall(CAKrylovKSPConvergenceTest(ksp, dp));
   if (!ksp->reason && ksp->max_it <= 0) ksp->reason = KSP_DIVERGED_ITS;
+  ttol = PetscMax(ksp->rtol * dp, ksp->abstol);
 
   for (PetscInt k = 0; !ksp->reason; k++) {
     PetscInt     nb, iR0;
@@ -290,9 +457,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
       if (restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
       restart = PETSC_FALSE;
     }
-    PetscCall(KSPCABiCGStabBasisRecurrence(cab, 2 * sk));
-    PetscCall(KSPCABiCGStabBuildBasis(ksp, V + 1, 2 * sk + 1));
-    PetscCall(KSPCABiCGStabBuildBasis(ksp, V + 1 + iR0, 2 * sk));
+    PetscCall(KSPCABiCGStabBuildBases(ksp, sk));
     PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
     PetscCall(KSPCABiCGStabBuildT(cab, sk));
 
@@ -302,6 +467,13 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
     if (test_pending) { /* the previous outer iteration ended on a norm the Gram matrix could not resolve: ||r|| = G(R_0, R_0)^{1/2} now */
       test_pending = PETSC_FALSE;
       PetscCall(CAKrylovKSPConvergenceTest(ksp, PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]))));
+      if (ksp->reason > 0 && drift > KSPCABICGSTAB_CHECK_FRACTION * ttol) {
+        PetscCall(KSPCABiCGStabCheckTrueResidual(ksp, &restart));
+        if (restart) {
+          drift = PETSC_MACHINE_EPSILON * tau * xscale; /* b - A x is exact up to the rounding of A x */
+          continue;
+        }
+      }
       if (ksp->reason) break;
     }
 
@@ -374,6 +546,16 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
       PetscCall(PetscArraycpy(a, c, nb));
     }
 
+    /* the drift of the updated residual from b - A x this outer iteration may add (rebuild of r and x, basis rounding):
+       eps nb sum_i (|c_i| + ||Â|| |e_i|) ||y_i||, summed over outer iterations; Van der Vorst and Ye's estimate in coordinates */
+    if (wantnorm && ksp->reason != KSP_DIVERGED_NANORINF) {
+      const PetscReal escale = KSPCABiCGStabCoordinateScale(nb, G, e);
+
+      tau = PetscMax(tau, KSPCABiCGStabOperatorNorm(cab, nb, G));
+      xscale += escale;
+      drift += PETSC_MACHINE_EPSILON * nb * (KSPCABiCGStabCoordinateScale(nb, G, c) + tau * escale);
+    }
+
     /* lines 22-24: [p, r, dx] = [P, R][a, c, e] (only dx when the solve ends), x += M^{-1} dx */
     PetscCall(PetscLogEventBegin(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
     if (ksp->reason != KSP_DIVERGED_NANORINF) { /* else the basis may hold Inf/NaN (0 * NaN = NaN): keep x_m, the last finite iterate */
@@ -383,6 +565,16 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
     }
     cab->nb_pending = 0;
     PetscCall(PetscLogEventEnd(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
+
+    if (ksp->reason > 0 && wantnorm && drift > KSPCABICGSTAB_CHECK_FRACTION * ttol) { /* converged by the updated norm: is it true? */
+      PetscCall(KSPCABiCGStabCheckTrueResidual(ksp, &restart));
+      if (restart) drift = PETSC_MACHINE_EPSILON * tau * xscale;
+    } else if (!ksp->reason && cab->replacement && !test_pending && drift > PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm) {
+      PetscCall(PetscInfo(ksp, "Iteration %" PetscInt_FMT ": drift estimate %g > sqrt(eps) ||r|| = %g: r replaced by b - A x\n", ksp->its, (double)drift, (double)(PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm)));
+      PetscCall(KSPCABiCGStabTrueResidual(ksp, cab->Wcol[1])); /* residual replacement: its norm comes with the next Gram matrix */
+      cab->nreplacements++;
+      drift = PETSC_MACHINE_EPSILON * tau * xscale;
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -429,13 +621,14 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
 
   PetscFunctionBegin;
   if (!cab->s_alloc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPCABiCGStabPairDestroy(cab));
   PetscCall(VecDestroyVecs(4 * cab->s_alloc + 2, &cab->Vcol));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&cab->Wcol[i]));
   PetscCall(VecDestroy(&cab->t));
   PetscCall(PetscFree2(cab->V, cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
   PetscCall(PetscFree(cab->packed));
-  PetscCall(PetscFree6(cab->Td, cab->GTd, cab->Gc, cab->theta, cab->gamma, cab->sigma));
+  PetscCall(PetscFree3(cab->Td, cab->GTd, cab->Gc));
   cab->s_alloc = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -468,7 +661,7 @@ static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
   PetscCall(PetscMalloc1(nb + nb * (nb + 1) / 2, &cab->packed));
-  PetscCall(PetscMalloc6(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc, 2 * s, &cab->theta, 2 * s, &cab->gamma, 2 * s, &cab->sigma));
+  PetscCall(PetscMalloc3(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -483,7 +676,10 @@ static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  s = %" PetscInt_FMT ", basis %s, telescoping %s\n", cab->s, KSPCABiCGStabBases[cab->basis], cab->telescope ? "on (s_k = min(s, 2^k))" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrix reduction: %" PetscInt_FMT " scalars per outer iteration at s (%s)\n", KSPCABiCGStabGramCount(cab, 4 * cab->s + 1), cab->symmetric ? "g and the upper triangle of the symmetric G" : "g and all of G"));
+  PetscCall(KSPCABiCGStabViewBasis(ksp, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  basis built %s; residual replacement %s\n", cab->paired ? "in pairs [Â p_i, Â r_i] (two-column products)" : "column by column", cab->replacement ? "on" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " outer iterations (Gram matrices), %" PetscInt_FMT " inner iterations, %" PetscInt_FMT " global reductions\n", cab->nsolves, cab->nouter, cab->ninner, cab->nreductions));
+  if (cab->nchecks || cab->nreplacements) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual checked at convergence %" PetscInt_FMT " times (%" PetscInt_FMT " failed: the solve went on); residual replaced %" PetscInt_FMT " times\n", cab->nchecks, cab->nchecks_failed, cab->nreplacements));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -492,7 +688,9 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
   PetscInt           s   = cab->s;
   KSPCABiCGStabBasis basis = cab->basis;
-  PetscBool          telescope = cab->telescope, symmetric = cab->symmetric, flg;
+  PetscBool          telescope = cab->telescope, symmetric = cab->symmetric, replacement = cab->replacement, paired = cab->paired, flg, given;
+  PetscReal          spectrum[2] = {cab->lmin, cab->lmax};
+  PetscInt           nspectrum   = 2;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP CABiCGStab options");
@@ -504,6 +702,17 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   if (flg) PetscCall(KSPCABiCGStabSetTelescope(ksp, telescope));
   PetscCall(PetscOptionsBool("-ksp_cabicgstab_symmetric_gram", "Reduce only g and the upper triangle of the symmetric Gram matrix", "KSPCABiCGStabSetSymmetricGram", symmetric, &symmetric, &flg));
   if (flg) PetscCall(KSPCABiCGStabSetSymmetricGram(ksp, symmetric));
+  PetscCall(PetscOptionsRealArray("-ksp_cabicgstab_spectrum", "lmin,lmax: interval of the spectrum of the preconditioned operator (newton, chebyshev); estimated if not given", "KSPCABiCGStabSetSpectrum", spectrum, &nspectrum, &flg));
+  given = flg;
+  if (!flg) PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_cabicgstab_spectrum", &given)); /* given without values */
+  if (given) {
+    PetscCheck(flg && nspectrum == 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-ksp_cabicgstab_spectrum needs two values lmin,lmax; %" PetscInt_FMT " given", flg ? nspectrum : 0);
+    PetscCall(KSPCABiCGStabSetSpectrum(ksp, spectrum[0], spectrum[1]));
+  }
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_residual_replacement", "Replace the residual by b - A x at outer-iteration boundaries when its drift grows", "KSPCABiCGStabSetResidualReplacement", replacement, &replacement, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetResidualReplacement(ksp, replacement));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_paired", "Build the bases of p and r together, two columns per operator application", "KSPCABiCGStabSetPaired", paired, &paired, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetPaired(ksp, paired));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -515,6 +724,7 @@ static PetscErrorCode KSPCABiCGStabSetS_CABiCGStab(KSP ksp, PetscInt s)
   PetscFunctionBegin;
   PetscCheck(s >= 1 && s <= KSPCABICGSTAB_S_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCABICGSTAB s = %" PetscInt_FMT " is out of range: 1 <= s <= %d", s, KSPCABICGSTAB_S_MAX);
   if (s != cab->s && cab->s_alloc) ksp->setupstage = KSP_SETUP_NEW; /* KSPSetUp() reallocates for the new s */
+  if (s != cab->s) cab->coefficients_ready = PETSC_FALSE; /* 2s shifts, 2s GMRES steps for the spectrum */
   cab->s = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -529,8 +739,11 @@ static PetscErrorCode KSPCABiCGStabGetS_CABiCGStab(KSP ksp, PetscInt *s)
 static PetscErrorCode KSPCABiCGStabSetBasis_CABiCGStab(KSP ksp, KSPCABiCGStabBasis basis)
 {
   PetscFunctionBegin;
-  PetscCheck(basis == KSP_CABICGSTAB_BASIS_MONOMIAL, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Unknown KSPCABiCGStabBasis %d", (int)basis);
-  ((KSP_CABiCGStab *)ksp->data)->basis = basis;
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscCheck(basis >= KSP_CABICGSTAB_BASIS_MONOMIAL && basis <= KSP_CABICGSTAB_BASIS_CHEBYSHEV, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Unknown KSPCABiCGStabBasis %d", (int)basis);
+  if (basis != cab->basis) cab->coefficients_ready = PETSC_FALSE;
+  cab->basis = basis;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -569,6 +782,65 @@ static PetscErrorCode KSPCABiCGStabGetSymmetricGram_CABiCGStab(KSP ksp, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPCABiCGStabSetSpectrum_CABiCGStab(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (lmin == (PetscReal)PETSC_DETERMINE && lmax == (PetscReal)PETSC_DETERMINE) { /* back to the estimate */
+    if (cab->user_spectrum) cab->nestimates = 0;
+    cab->user_spectrum = PETSC_FALSE;
+  } else {
+    PetscCall(KSPCABiCGStabCheckSpectrum(ksp, lmin, lmax));
+    cab->user_spectrum = PETSC_TRUE;
+    cab->lmin          = lmin;
+    cab->lmax          = lmax;
+    cab->imax          = 0.0;
+  }
+  cab->coefficients_ready = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetSpectrum_CABiCGStab(KSP ksp, PetscReal *lmin, PetscReal *lmax, PetscReal *imax)
+{
+  KSP_CABiCGStab *cab   = (KSP_CABiCGStab *)ksp->data;
+  const PetscBool known = cab->user_spectrum || cab->nestimates ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (lmin) *lmin = known ? cab->lmin : 0.0;
+  if (lmax) *lmax = known ? cab->lmax : 0.0;
+  if (imax) *imax = known ? cab->imax : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabSetResidualReplacement_CABiCGStab(KSP ksp, PetscBool replacement)
+{
+  PetscFunctionBegin;
+  ((KSP_CABiCGStab *)ksp->data)->replacement = replacement;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetResidualReplacement_CABiCGStab(KSP ksp, PetscBool *replacement)
+{
+  PetscFunctionBegin;
+  *replacement = ((KSP_CABiCGStab *)ksp->data)->replacement;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabSetPaired_CABiCGStab(KSP ksp, PetscBool paired)
+{
+  PetscFunctionBegin;
+  ((KSP_CABiCGStab *)ksp->data)->paired = paired;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetPaired_CABiCGStab(KSP ksp, PetscBool *paired)
+{
+  PetscFunctionBegin;
+  *paired = ((KSP_CABiCGStab *)ksp->data)->paired;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
 {
   PetscFunctionBegin;
@@ -581,6 +853,12 @@ static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSpectrum_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSpectrum_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetResidualReplacement_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -599,7 +877,8 @@ static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
 
   Notes:
   Each outer iteration builds 4s+1 basis vectors (4s-1 operator applications) and reduces a
-  (4s+1) x (4s+2) Gram matrix. The monomial basis loses accuracy beyond s of about 4.
+  (4s+1) x (4s+2) Gram matrix. The monomial basis loses accuracy beyond s of about 4; the Newton and
+  Chebyshev bases (`KSPCABiCGStabSetBasis()`) keep s = 8 to 16 usable.
 
   Level: intermediate
 
@@ -645,10 +924,31 @@ PetscErrorCode KSPCABiCGStabGetS(KSP ksp, PetscInt *s)
 
   Input Parameters:
 + ksp   - the Krylov solver
-- basis - `KSP_CABICGSTAB_BASIS_MONOMIAL` (the default)
+- basis - `KSP_CABICGSTAB_BASIS_MONOMIAL` (the default), `KSP_CABICGSTAB_BASIS_NEWTON` or `KSP_CABICGSTAB_BASIS_CHEBYSHEV`
 
   Options Database Key:
-. -ksp_cabicgstab_basis <monomial> - set the basis
+. -ksp_cabicgstab_basis <monomial,newton,chebyshev> - set the basis
+
+  Notes:
+  The basis vectors follow a three-term recurrence Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1}:
++ monomial  - v_{i+1} = Â v_i. No setup; the vectors align with the dominant eigenvector, and the Gram matrix
+              stops resolving the iteration beyond s of about 4 (more iterations, see `KSPCABiCGStabSetResidualReplacement()`).
+. newton    - v_{i+1} = (Â - theta_i) v_i / gamma_i with the shifts theta_i the Ritz values of the preconditioned
+              operator in Leja order (each next shift the farthest from the previous ones). Complex Ritz values are
+              used, not dropped: a conjugate pair a +- ib takes two steps in real arithmetic, (Â - a) v_i, then
+              (Â - a) v_{i+1} + b^2 v_i (Bai, Hu and Reichel). A pair cut by the end of a basis contributes its real
+              part only. With fewer Ritz values than 2s (tiny problems), they are used cyclically. With a given
+              interval (`KSPCABiCGStabSetSpectrum()`), the shifts are its 2s Chebyshev points in Leja order.
+- chebyshev - the Chebyshev polynomials T_i((z - c)/h) of the interval [c - h, c + h] = [lmin, lmax], the real extent
+              of the Ritz values (or the given interval). Complex spectra are covered by the ellipses with these foci;
+              the imaginary extent of the Ritz values enters the scaling only.
+
+  The scaling gamma_i makes the largest value of each basis polynomial 1 on the interval, or on the ellipse
+  through the largest imaginary part of the Ritz values, so the basis vectors keep norms of order 1. The spectrum
+  is estimated at the first `KSPSolve()` with an operator, by 2s steps of `KSPGMRES` (restart 2s, the same
+  preconditioner and side, a noise right-hand side; options prefix -ksp_cabicgstab_est_), and estimated again
+  only when the operators change (their object state) or s changes. `-ksp_view` shows the Ritz interval, the
+  shifts and what the estimates cost.
 
   Level: intermediate
 
@@ -796,14 +1096,199 @@ PetscErrorCode KSPCABiCGStabGetSymmetricGram(KSP ksp, PetscBool *symmetric)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  KSPCABiCGStabSetSpectrum - Gives `KSPCABICGSTAB` an interval containing the (real parts of the) spectrum of the
+  preconditioned operator, for the Newton and Chebyshev bases
+
+  Logically Collective
+
+  Input Parameters:
++ ksp  - the Krylov solver
+. lmin - lower end of the interval
+- lmax - upper end, lmin < lmax; both `PETSC_DETERMINE` to go back to the estimate
+
+  Options Database Key:
+. -ksp_cabicgstab_spectrum <lmin,lmax> - the interval
+
+  Notes:
+  The preconditioned operator is A M^{-1} with right preconditioning (the default) and M^{-1} A with left.
+  Without an interval, the spectrum is estimated at the first `KSPSolve()` with an operator: the Ritz values of
+  2s steps of `KSPGMRES` (same preconditioner and side, a noise right-hand side), recomputed only when the
+  operators change. The Chebyshev basis uses the interval; the Newton basis uses the Ritz values themselves as
+  shifts, or, with a given interval, its 2s Chebyshev points, in Leja order.
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetSpectrum()`, `KSPCABiCGStabSetBasis()`
+@*/
+PetscErrorCode KSPCABiCGStabSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, lmin, 2);
+  PetscValidLogicalCollectiveReal(ksp, lmax, 3);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetSpectrum_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetSpectrum - Gets the spectrum information `KSPCABICGSTAB` builds its Newton or Chebyshev basis from
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameters:
++ lmin - lower end of the real interval (the smallest real part of the Ritz values when estimated)
+. lmax - upper end
+- imax - the largest imaginary part of the Ritz values in absolute value (0 for a given interval)
+
+  Notes:
+  All three are 0 while the spectrum is neither given nor estimated yet. Pass NULL for what is not needed.
+
+  Level: intermediate
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetSpectrum()`
+@*/
+PetscErrorCode KSPCABiCGStabGetSpectrum(KSP ksp, PetscReal *lmin, PetscReal *lmax, PetscReal *imax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetSpectrum_C", (KSP, PetscReal *, PetscReal *, PetscReal *), (ksp, lmin, lmax, imax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabSetResidualReplacement - Turns residual replacement of `KSPCABICGSTAB` on or off
+
+  Logically Collective
+
+  Input Parameters:
++ ksp         - the Krylov solver
+- replacement - `PETSC_TRUE` to replace the recursively updated residual by the true one when its drift grows
+
+  Options Database Key:
+. -ksp_cabicgstab_residual_replacement <bool> - on or off (default off)
+
+  Notes:
+  The residual an s-step method updates in coordinates drifts away from b - A x by rounding errors that grow
+  with the basis. The solver estimates that drift from the Gram matrices it already has (no communication):
+  per outer iteration, eps (sum_i (|c_i| + |e_i| ||Â||) ||y_i||) with c, e the coordinates of r and of the
+  update of x, y_i the basis vectors and ||Â|| the largest ||Â y_i|| / ||y_i||. With replacement on, when the
+  accumulated drift exceeds sqrt(eps) ||r|| (the criterion of Van der Vorst and Ye, as Carson and Demmel
+  apply it to s-step methods), r is replaced at the end of the outer iteration by b - A x: one operator
+  application, no global reduction (the next Gram matrix measures it), and the drift estimate starts again.
+
+  Independently of this option, a solve that claims convergence while the drift estimate exceeds 1 % of the
+  tolerance first checks the true residual (one operator application and one reduction) and, if it does not
+  pass the convergence test, continues from it. So a converged solve's true residual norm is at most 1.01
+  times the tolerance (by the estimate), or at most the tolerance (checked). `-ksp_view` counts both events.
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetResidualReplacement()`
+@*/
+PetscErrorCode KSPCABiCGStabSetResidualReplacement(KSP ksp, PetscBool replacement)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, replacement, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetResidualReplacement_C", (KSP, PetscBool), (ksp, replacement));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetResidualReplacement - Tells whether `KSPCABICGSTAB` replaces its residual
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. replacement - `PETSC_TRUE` if residual replacement is on
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetResidualReplacement()`
+@*/
+PetscErrorCode KSPCABiCGStabGetResidualReplacement(KSP ksp, PetscBool *replacement)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(replacement, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetResidualReplacement_C", (KSP, PetscBool *), (ksp, replacement));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabSetPaired - Sets whether `KSPCABICGSTAB` builds the bases of p and r together (paired matrix powers)
+
+  Logically Collective
+
+  Input Parameters:
++ ksp    - the Krylov solver
+- paired - `PETSC_TRUE`: [Â^k p, Â^k r] as one product of the operator with a two-column dense block
+
+  Options Database Key:
+. -ksp_cabicgstab_paired <bool> - on or off (default off)
+
+  Notes:
+  With pairs, each of the 2s-1 products [P_{k+1}, R_{k+1}] = Â [P_k, R_k] reads the matrix once and exchanges one
+  halo for both columns (`MatMatMult()` with a dense block, `PCMatApply()`), as BoxLib's implementation does; only
+  the last power of p goes alone. The halo exchanges per outer iteration then equal classical BiCGStab's 2s.
+  Where the matrix type cannot multiply a dense block, the basis is built column by column (`-info` says so).
+  The iterates are the same as without pairs up to rounding.
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetPaired()`
+@*/
+PetscErrorCode KSPCABiCGStabSetPaired(KSP ksp, PetscBool paired)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, paired, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetPaired_C", (KSP, PetscBool), (ksp, paired));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetPaired - Tells whether `KSPCABICGSTAB` builds the bases of p and r together
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. paired - `PETSC_TRUE` if paired matrix powers are on
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetPaired()`
+@*/
+PetscErrorCode KSPCABiCGStabGetPaired(KSP ksp, PetscBool *paired)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(paired, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetPaired_C", (KSP, PetscBool *), (ksp, paired));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    KSPCABICGSTAB - s-step (communication-avoiding) BiCGStab: one global reduction per s iterations
 
    Options Database Keys:
-+  -ksp_cabicgstab_s <4>                  - inner iterations per outer iteration (global reduction), 1 <= s <= 32
-.  -ksp_cabicgstab_basis <monomial>       - polynomial basis of the Krylov subspaces
-.  -ksp_cabicgstab_telescope <true>       - outer iteration k uses s_k = min(s, 2^k)
--  -ksp_cabicgstab_symmetric_gram <true>  - reduce only g and the upper triangle of the symmetric Gram matrix
++  -ksp_cabicgstab_s <4>                          - inner iterations per outer iteration (global reduction), 1 <= s <= 32
+.  -ksp_cabicgstab_basis <monomial>               - polynomial basis of the Krylov subspaces: monomial, newton, chebyshev
+.  -ksp_cabicgstab_spectrum <lmin,lmax>           - interval of the spectrum of the preconditioned operator (newton, chebyshev); estimated if not given
+.  -ksp_cabicgstab_telescope <true>               - outer iteration k uses s_k = min(s, 2^k)
+.  -ksp_cabicgstab_symmetric_gram <true>          - reduce only g and the upper triangle of the symmetric Gram matrix
+.  -ksp_cabicgstab_residual_replacement <false>   - replace the residual by b - A x when its drift estimate grows
+-  -ksp_cabicgstab_paired <false>                 - build [Â^k p, Â^k r] as two-column products (one halo exchange per pair)
 
    Level: intermediate
 
@@ -821,6 +1306,13 @@ PetscErrorCode KSPCABiCGStabGetSymmetricGram(KSP ksp, PetscBool *symmetric)
    from (c, G c)^{1/2}, without communication; round-off can make (c, G c) slightly negative, which
    counts as zero (the paper's Section V.C).
 
+   Bases: monomial (no setup, s up to about 4), Newton or Chebyshev (s = 8 to 16 and more; the spectrum is
+   estimated once per operator by a few GMRES steps, or given), see `KSPCABiCGStabSetBasis()`.
+
+   Accuracy: a solve that claims convergence while the rounding-drift estimate of its updated residual exceeds 1 %
+   of the tolerance checks b - A x (one more reduction) and goes on from it if it fails the test, so the true
+   residual norm of a converged solve is at most 1.01 times the tolerance (see `KSPCABiCGStabSetResidualReplacement()`).
+
    Each inner iteration counts in `KSPGetIterationNumber()` and goes through the monitors and the
    convergence test, so iteration counts compare with `KSPBCGS`; `KSPBuildSolution()` and
    `KSPBuildResidual()` give the current iterate at any inner iteration. Breakdowns ((rt, r) = 0,
@@ -833,11 +1325,17 @@ PetscErrorCode KSPCABiCGStabGetSymmetricGram(KSP ksp, PetscBool *symmetric)
    vectors must be `VECSEQ`/`VECMPI`.
 
    References:
-.  * - S. Williams, M. Lijewski, A. Almgren, B. Van Straalen, E. Carson, N. Knight, J. Demmel,
++  * - S. Williams, M. Lijewski, A. Almgren, B. Van Straalen, E. Carson, N. Knight, J. Demmel,
    s-step Krylov subspace methods as bottom solvers for geometric multigrid, IPDPS 2014.
+.  * - Z. Bai, D. Hu, L. Reichel, A Newton basis GMRES implementation, IMA J. Numer. Anal. 14 (1994).
+.  * - M. Hoemmen, Communication-avoiding Krylov subspace methods, PhD thesis, UC Berkeley, 2010 (Ch. 7, bases).
+-  * - E. Carson, J. Demmel, A residual replacement strategy for improving the maximum attainable accuracy
+   of s-step Krylov subspace methods, SIAM J. Matrix Anal. Appl. 35 (2014); H. van der Vorst, Q. Ye, Residual
+   replacement strategies for Krylov subspace iterative methods for the convergence of true residuals, SISC 22 (2000).
 
 .seealso: `KSPCreate()`, `KSPSetType()`, `KSPBCGS`, `KSPCABiCGStabSetS()`, `KSPCABiCGStabSetBasis()`,
-          `KSPCABiCGStabSetTelescope()`, `CAKrylovInitializePackage()`
+          `KSPCABiCGStabSetSpectrum()`, `KSPCABiCGStabSetTelescope()`, `KSPCABiCGStabSetSymmetricGram()`,
+          `KSPCABiCGStabSetResidualReplacement()`, `KSPCABiCGStabSetPaired()`, `CAKrylovInitializePackage()`
 M*/
 PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
 {
@@ -873,5 +1371,11 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", KSPCABiCGStabGetBasis_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", KSPCABiCGStabSetTelescope_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", KSPCABiCGStabGetTelescope_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSpectrum_C", KSPCABiCGStabSetSpectrum_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSpectrum_C", KSPCABiCGStabGetSpectrum_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetResidualReplacement_C", KSPCABiCGStabSetResidualReplacement_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", KSPCABiCGStabGetResidualReplacement_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", KSPCABiCGStabSetPaired_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", KSPCABiCGStabGetPaired_CABiCGStab));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
