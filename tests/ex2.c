@@ -581,6 +581,13 @@ int main(int argc, char **argv)
       args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_s 4 -check_paired
       output_file: output/ex2_paired.out
 
+   # other matrix types: PETSc's MatProduct multiplies them column by column where it has no block kernel (sell)
+   test:
+      suffix: paired_mattype
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 16 -pc_type jacobi -dm_mat_type {{baij sell}} -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_s 4 -check_paired
+      output_file: output/ex2_paired.out
+
    # the spectrum is estimated once for repeated solves with the same operator, again when the operator changes
    test:
       suffix: spectrum_once

@@ -14,10 +14,6 @@
    s_k = min(s, 2^k) and R starts right after the 2 s_k + 1 columns of P.
 */
 #include "cabicgstabimpl.h"
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter" /* PETSc's private inline helpers */
-#include <petsc/private/matimpl.h> /* C->ops->productsymbolic: whether a MatProduct is supported, as MatProductSymbolic() decides */
-#pragma GCC diagnostic pop
 #include <petscblaslapack.h>
 
 #define KSPCABICGSTAB_CHECK_FRACTION 0.01 /* a converged solve checks b - A x when the drift estimate exceeds this fraction of the tolerance */
@@ -89,24 +85,23 @@ static PetscErrorCode KSPCABiCGStabPairView(KSP ksp, PetscScalar *array, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* C = A B as a MatProduct (symbolic now, numeric per use); false where the matrix type cannot multiply a dense block */
-static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, Mat B, Mat C, PetscBool *ok)
+/* C = A B as a MatProduct: symbolic now, numeric per use. Where PETSc has no block kernel for the matrix type, its MatProduct
+   multiplies column by column (-info says so) */
+static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, Mat B, Mat C)
 {
   PetscFunctionBegin;
   PetscCall(MatProductCreateWithMat(A, B, NULL, C));
   PetscCall(MatProductSetType(C, MATPRODUCT_AB));
   PetscCall(MatProductSetFromOptions(C));
-  *ok = C->ops->productsymbolic ? PETSC_TRUE : PETSC_FALSE;
-  if (*ok) PetscCall(MatProductSymbolic(C));
+  PetscCall(MatProductSymbolic(C));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    The dense views of outer iterations with s_k: [P_i, R_i] are columns 1 + i and 1 + (2s_k+1) + i of V, so an n x 2 matrix with
    leading dimension (2s_k+1) ld placed at column 1 + i sees both. Set up once per s_k and kept (telescoping uses few s_k).
-   Returns false (and the basis is built column by column) where the operator cannot multiply a dense block.
 */
-static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk, PetscBool *ok)
+static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
 {
   KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  mode = cab->identity_pc ? 1 : (ksp->pc_side == PC_RIGHT ? 2 : 3), lda = (2 * sk + 1) * cab->ld;
@@ -114,7 +109,6 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk, PetscBool *ok
 
   PetscFunctionBegin;
   if (cab->pair_mode && cab->pair_mode != mode) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* the PC or its side changed */
-  *ok = PETSC_TRUE;
   if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
   cab->pair_mode = mode;
@@ -122,21 +116,16 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk, PetscBool *ok
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ld, lda, &cab->pair_out[sk]));
   switch (mode) {
   case 1: /* [P, R]_{i+1} = A [P, R]_i */
-    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_out[sk], ok));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_out[sk]));
     break;
   case 2: /* Z = M^{-1} [P, R]_i, [P, R]_{i+1} = A Z */
     if (!cab->pair_work[0]) PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[0]));
-    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_work[0], cab->pair_out[sk], ok));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_work[0], cab->pair_out[sk]));
     break;
   case 3: /* Z = A [P, R]_i, [P, R]_{i+1} = M^{-1} Z */
     PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[sk]));
-    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_work[sk], ok));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_work[sk]));
     break;
-  }
-  if (!*ok) {
-    PetscCall(PetscInfo(ksp, "Matrix type %s cannot multiply a dense block: the basis is built column by column\n", ((PetscObject)Amat)->type_name));
-    PetscCall(KSPCABiCGStabPairDestroy(cab));
-    cab->pair_mode = -1;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -175,15 +164,14 @@ static PetscErrorCode KSPCABiCGStabBuildBases(KSP ksp, PetscInt sk)
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  iR0 = 2 * sk + 1;
   Vec            *P = cab->Vcol + 1, *R = cab->Vcol + 1 + iR0;
-  PetscBool       ok = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (cab->paired && cab->pair_mode >= 0) PetscCall(KSPCABiCGStabPairSetUp(ksp, sk, &ok));
-  if (!ok) {
+  if (!cab->paired) {
     PetscCall(KSPCABiCGStabBuildBasis(ksp, P, 2 * sk + 1));
     PetscCall(KSPCABiCGStabBuildBasis(ksp, R, 2 * sk));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(KSPCABiCGStabPairSetUp(ksp, sk));
   for (PetscInt i = 0; i + 1 < 2 * sk; i++) { /* R has one power less than P */
     PetscCall(KSPCABiCGStabApplyOperatorPair(ksp, sk, i));
     PetscCall(KSPCABiCGStabShiftAndScale(cab, P, i));
@@ -1238,7 +1226,7 @@ PetscErrorCode KSPCABiCGStabGetResidualReplacement(KSP ksp, PetscBool *replaceme
   With pairs, each of the 2s-1 products [P_{k+1}, R_{k+1}] = Â [P_k, R_k] reads the matrix once and exchanges one
   halo for both columns (`MatMatMult()` with a dense block, `PCMatApply()`), as BoxLib's implementation does; only
   the last power of p goes alone. The halo exchanges per outer iteration then equal classical BiCGStab's 2s.
-  Where the matrix type cannot multiply a dense block, the basis is built column by column (`-info` says so).
+  Where PETSc has no block kernel for the matrix type, its `MatProduct` multiplies column by column (`-info` says so).
   The iterates are the same as without pairs up to rounding.
 
   Level: advanced

@@ -40,7 +40,7 @@ typedef struct {
   Mat          pair_in[KSPCABICGSTAB_S_MAX + 1];  /* paired powers, per s_k: n x 2 dense view of [P_i, R_i] in V (leading dimension (2s_k+1) ld) */
   Mat          pair_out[KSPCABICGSTAB_S_MAX + 1]; /* the view of [P_{i+1}, R_{i+1}], holding the product */
   Mat          pair_work[KSPCABICGSTAB_S_MAX + 1]; /* n x 2: M^{-1} [P_i, R_i] (right, slot 0) or A [P_i, R_i] (left, per s_k) */
-  PetscInt     pair_mode;                         /* what the products were set up for: 0 none, 1 A, 2 A M^{-1}, 3 M^{-1} A; -1 cannot pair */
+  PetscInt     pair_mode;                         /* what the products were set up for: 0 none, 1 A, 2 A M^{-1}, 3 M^{-1} A */
 
   /* small dense arrays on every rank (nb = 4s+1 at most) */
   PetscScalar *Tp;                     /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
