@@ -285,6 +285,14 @@ int main(int argc, char **argv)
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
       output_file: output/ex3_reductions.out
 
+   # a bottom cabicgstab with the Newton or Chebyshev basis: the spectrum estimate (GMRES, in the first bottom solve) is counted too
+   test:
+      suffix: reductions_bases
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_cabicgstab_basis {{newton chebyshev}} -mg_coarse_ksp_cabicgstab_s 8 -count_reductions 3
+      filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
+      output_file: output/ex3_reductions.out
+
    test:
       suffix: reductions_telescope
       nsize: 4
