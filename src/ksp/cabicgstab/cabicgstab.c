@@ -106,12 +106,18 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
   KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  mode = cab->identity_pc ? 1 : (ksp->pc_side == PC_RIGHT ? 2 : 3), lda = (2 * sk + 1) * cab->ld;
   Mat             Amat;
+  PetscObjectId    id;
+  PetscObjectState nz;
 
   PetscFunctionBegin;
-  if (cab->pair_mode && cab->pair_mode != mode) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* the PC or its side changed */
-  if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
-  cab->pair_mode = mode;
+  PetscCall(PetscObjectGetId((PetscObject)Amat, &id));
+  PetscCall(MatGetNonzeroState(Amat, &nz));
+  if (cab->pair_mode && (cab->pair_mode != mode || cab->pair_amat_id != id || cab->pair_amat_nz != nz)) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side or matrix changed */
+  if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
+  cab->pair_mode    = mode;
+  cab->pair_amat_id = id;
+  cab->pair_amat_nz = nz;
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + cab->ld, lda, &cab->pair_in[sk]));
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ld, lda, &cab->pair_out[sk]));
   switch (mode) {

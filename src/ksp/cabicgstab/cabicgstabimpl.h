@@ -41,6 +41,8 @@ typedef struct {
   Mat          pair_out[KSPCABICGSTAB_S_MAX + 1]; /* the view of [P_{i+1}, R_{i+1}], holding the product */
   Mat          pair_work[KSPCABICGSTAB_S_MAX + 1]; /* n x 2: M^{-1} [P_i, R_i] (right, slot 0) or A [P_i, R_i] (left, per s_k) */
   PetscInt     pair_mode;                         /* what the products were set up for: 0 none, 1 A, 2 A M^{-1}, 3 M^{-1} A */
+  PetscObjectId    pair_amat_id;                  /* ... and with which matrix (id, nonzero pattern) */
+  PetscObjectState pair_amat_nz;
 
   /* small dense arrays on every rank (nb = 4s+1 at most) */
   PetscScalar *Tp;                     /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
