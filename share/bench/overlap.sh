@@ -13,7 +13,7 @@ prog=$1
 shift
 
 here=$(cd "$(dirname "$0")" && pwd)
-results=$here/results
+results=${BENCH_RESULTS:-$here/results} # make bench QUICK=1 writes elsewhere
 mkdir -p "$results"
 out=$results/overlap.txt
 csv=$results/overlap.csv

@@ -64,7 +64,7 @@ solvetime() {
 }
 TG() { awk -v p="$1" 'BEGIN { printf "%.1f", 1e6 * (3.5e-6 + 1.7e-6 * 8^0.21 * p^0.54) }'; }
 
-results=$(cd "$(dirname "$0")/.." && pwd)/results
+results=${BENCH_RESULTS:-$(cd "$(dirname "$0")/.." && pwd)/results} # make bench QUICK=1 writes elsewhere
 mkdir -p "$results"
 main() {
   pc=(-pc_type jacobi)

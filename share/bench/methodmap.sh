@@ -1,0 +1,111 @@
+#!/bin/bash
+# The method map (Krasnopolsky 2020, Figs. 6 and 10): time per iteration of the BiCGStab variants relative to PETSc's bcgs
+# against the simulated node count p, with overlap of the non-blocking reductions (CAKPMPI_PROGRESS=async: a reduction
+# completes T_G after its start whatever the program does) and without (CAKPMPI_PROGRESS=none: it advances only inside MPI
+# calls on it, as MPI libraries without asynchronous progress).
+#   share/bench/methodmap.sh LIBCAKPMPI MERGED [-n 32] [-its 48] [-runs 9] [-nodes "1 4 16 64 256 1024 4096 16384"]
+#                            [-pcs "jacobi none"] [-progress "async none"]
+# MERGED is the built share/bench/merged.c; every point is one run of it on 2 real ranks under the latency simulator
+# (share/bench/pmpi/cakpmpi.c, Krasnopolsky's T_G(p, l) = C0 + C1 l^0.21 p^0.54 with his Lomonosov constants, p = nodes), all
+# methods in the same run, median over the rounds of the per-round ratio to bcgs. The problem: the 7-point 3D Laplacian on
+# n^3 points, by default n = 32 (32768 unknowns, 16384 per rank): a strong-scaling point, small per rank, where one
+# iteration's local work (about 0.1-0.3 ms here) is of the order of T_G at p = 64 ... 1024 (28-115 us per 8-byte reduction),
+# the regime in which the methods' reduction counts decide (Krasnopolsky's eq. (21): N/p ~ 2.5e4 per node).
+# Methods: bcgs, ibcgs (lagged norm), pipebcgs, bcgsm, pipebcgsm, rbicgstab, cabicgstab (s = 4).
+# Writes share/bench/results/methodmap.{txt,csv} and methodmap.png (share/bench/plot_methodmap.py) when matplotlib is there.
+# A planning model, not a measurement of a large machine: only the global reductions are delayed.
+set -u
+if [ $# -lt 2 ] || [ ! -f "$1" ] || [ ! -x "$2" ]; then
+  echo "usage: $0 LIBCAKPMPI.so MERGED [-n 32] [-its 48] [-runs 9] [-nodes \"1 4 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"]" >&2
+  exit 2
+fi
+lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+prog=$2
+shift 2
+n=32 its=48 runs=9 nodes="1 4 16 64 256 1024 4096 16384" pcs="jacobi none" progress="async none"
+while [ $# -gt 0 ]; do
+  case $1 in
+    -n) n=$2; shift ;;
+    -its) its=$2; shift ;;
+    -runs) runs=$2; shift ;;
+    -nodes) nodes=$2; shift ;;
+    -pcs) pcs=$2; shift ;;
+    -progress) progress=$2; shift ;;
+    *) echo "$0: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+methods=bcgs,ibcgs,pipebcgs,bcgsm,pipebcgsm,rbicgstab,cabicgstab4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US
+here=$(cd "$(dirname "$0")" && pwd)
+results=${BENCH_RESULTS:-$here/results} # make bench QUICK=1 writes elsewhere
+mkdir -p "$results"
+csv=$results/methodmap.csv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# point PC PROGRESS NODES (0: no simulation) -> CSV rows pc,progress,nodes,method,median_ms,vs_bcgs
+point() {
+  local pc=$1 prog_mode=$2 p=$3 model=krasnopolsky
+  [ "$p" -gt 0 ] || model=none
+  rm -f "$tmp/run.csv"
+  CAKPMPI_MODEL=$model CAKPMPI_NODES=$((p > 0 ? p : 1)) CAKPMPI_PROGRESS=$prog_mode CAKPMPI_OUTPUT=$tmp/cak \
+    mpiexec -n 2 --bind-to core -x LD_PRELOAD="$lib" -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_PROGRESS -x CAKPMPI_OUTPUT \
+    "$prog" -n "$n" -its "$its" -runs "$runs" -pc_type "$pc" -stream false -methods "$methods" -csv "$tmp/run.csv" > "$tmp/out" 2>&1 ||
+    { echo "$0: run failed: pc $pc progress $prog_mode p $p" >&2; cat "$tmp/out" >&2; exit 1; }
+  awk -F, -v pc="$pc" -v pr="$prog_mode" -v p="$p" 'NR > 1 { printf "%s,%s,%s,%s,%s,%s\n", pc, pr, p, $7, $9, $12 }' "$tmp/run.csv"
+}
+
+echo "pc,progress,nodes,method,median_ms,vs_bcgs" > "$csv"
+for pc in $pcs; do
+  point "$pc" async 0 >> "$csv"
+  for pr in $progress; do
+    for p in $nodes; do point "$pc" "$pr" "$p" >> "$csv"; done
+  done
+done
+
+{
+  echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); nproc $(nproc); load average $(cut -d' ' -f1-3 /proc/loadavg); command: $0 $lib $prog -n $n -its $its -runs $runs -nodes \"$nodes\" -pcs \"$pcs\" -progress \"$progress\""
+  echo "# 7-point 3D Laplacian n = $n ($((n * n * n)) unknowns, $((n * n * n / 2)) per rank), 2 real ranks, $its iterations per solve, median of $runs rounds"
+  echo "# p > 0: global reductions delayed by Krasnopolsky's T_G(p, l) (simulated, a planning model); p = 0 (here): this machine"
+  echo "# entries: speedup over bcgs = bcgs time / method time per iteration, median of the per-round ratios (> 1: faster than bcgs);"
+  echo "# bcgs: its time per iteration in ms; best: the method with the largest speedup (Krasnopolsky's R = 1)"
+  awk -F, 'NR > 1 {
+      key = $1 SUBSEP $2 SUBSEP $3
+      if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+      if (!($4 in mseen)) { mseen[$4] = 1; ms[++nm] = $4 }
+      v[key, $4] = $6; t[key, $4] = $5
+    }
+    END {
+      last = ""
+      for (k = 1; k <= nk; k++) {
+        split(keys[k], a, SUBSEP)
+        grp = a[1] SUBSEP a[2]
+        if (a[3] == 0) { grp = a[1] SUBSEP "-" }
+        if (grp != last) {
+          printf "\nPC %s, progress %s\n%7s %9s", a[1], a[3] == 0 ? "- (no simulation)" : a[2], "p", "bcgs ms"
+          for (m = 1; m <= nm; m++) if (ms[m] != "bcgs") printf " %11s", ms[m]
+          printf "  %s\n", "best"
+          last = grp
+        }
+        printf "%7s %9.3f", a[3] == 0 ? "here" : a[3], t[keys[k], "bcgs"]
+        best = "bcgs"; bs = 1
+        for (m = 1; m <= nm; m++) {
+          if (ms[m] != "bcgs" && v[keys[k], ms[m]] > 0 && 1 / v[keys[k], ms[m]] > bs) { bs = 1 / v[keys[k], ms[m]]; best = ms[m] }
+          if (ms[m] != "bcgs") printf " %10.2fx", (v[keys[k], ms[m]] > 0 ? 1 / v[keys[k], ms[m]] : 0)
+        }
+        printf "  %s\n", best
+      }
+    }' "$csv"
+} | tee "$results/methodmap.txt"
+
+py=
+for p in python3 /usr/bin/python3; do # the first python3 on PATH may be another one than the system's (pyenv)
+  if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then py=$p; break; fi
+done
+if [ -n "$py" ]; then
+  "$py" "$here/plot_methodmap.py" "$csv" "$results/methodmap.png" "n = $n, $((n * n * n / 2)) unknowns per rank" > /dev/null && echo "plot: $results/methodmap.png"
+else
+  echo "(no python3 with matplotlib: no plot; the numbers are in $csv)"
+fi

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""The dated report of `make bench` (share/bench/bench.sh): the machine, the date, the commands, every benchmark's table read back
+from its CSV/text output, and the targets of issue 8 next to what was measured (met or missed, per configuration).
+
+    python3 share/bench/report.py RESULTS_DIR OUT.md [TITLE] [SECONDS] [COMMANDS_FILE]
+
+Nothing in it is typed in: every number comes from the files the benchmarks wrote in RESULTS_DIR.
+"""
+import csv
+import os
+import platform
+import subprocess
+import sys
+import time
+
+res = sys.argv[1]
+out = sys.argv[2]
+title = sys.argv[3] if len(sys.argv) > 3 else "make bench"
+seconds = sys.argv[4] if len(sys.argv) > 4 else "?"
+cmdfile = sys.argv[5] if len(sys.argv) > 5 else None
+
+
+def rows(name):
+    path = os.path.join(res, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def text(name):
+    path = os.path.join(res, name)
+    return open(path).read().rstrip("\n") if os.path.exists(path) else None
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=20).stdout.strip()
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def verdict(ok):
+    return "**met**" if ok else "**missed**"
+
+
+L = []
+L.append(f"# Benchmark results: `{title}`")
+L.append("")
+L.append(f"Date: {time.strftime('%Y-%m-%d %H:%M %Z')}; wall time of the benchmarks: {seconds} s; results folder `{os.path.relpath(res)}`.")
+L.append("")
+L.append("## Machine")
+L.append("")
+lscpu = sh("lscpu")
+keep = ("Model name", "CPU(s)", "Thread(s) per core", "Core(s) per socket", "Socket(s)", "L1d cache", "L2 cache", "L3 cache",
+        "Hypervisor vendor", "NUMA node(s)")
+L.append("```")
+for line in lscpu.splitlines():
+    if line.split(":")[0].strip() in keep:
+        L.append(" ".join(line.split()))
+mem = sh("grep MemTotal /proc/meminfo")
+L.append(mem)
+L.append(f"kernel {platform.release()}; {sh('mpiexec --version 2>&1 | head -n 1')}")
+petsc_version = sh("dpkg-query -W -f='${Version}' petsc-dev 2>/dev/null") or "(not from Debian)"
+hypre_version = "?"
+if os.path.exists("/usr/include/hypre/HYPRE_config.h"):
+    for line in open("/usr/include/hypre/HYPRE_config.h"):
+        if line.startswith("#define HYPRE_RELEASE_VERSION"):
+            hypre_version = line.split()[2].strip('"')
+L.append(f"PETSc {petsc_version} (Debian petsc-dev); hypre {hypre_version}")
+L.append(f"load average at the end: {open('/proc/loadavg').read().split()[:3]}")
+L.append("```")
+L.append("")
+if cmdfile and os.path.exists(cmdfile):
+    L.append("## Commands (run by share/bench/bench.sh, in this order)")
+    L.append("")
+    L.append("```")
+    L.extend(open(cmdfile).read().strip().splitlines())
+    L.append("```")
+    L.append("")
+
+merged = rows("merged.csv")
+reds = {r["method"]: r for r in rows("merged-reductions.csv")}
+bottom = rows("bottom.csv")
+mmap = rows("methodmap.csv")
+
+# ---------------------------------------------------------------------------------------------------------- targets
+L.append("## Targets of issue 8, side by side with what was measured")
+L.append("")
+L.append("| target | measured | verdict |")
+L.append("|---|---|---|")
+if "cabicgstab4" in reds:
+    v = float(reds["cabicgstab4"]["reductions_per_it"])
+    ref = ", ".join(f"{m} {float(reds[m]['reductions_per_it']):.2f}" for m in ("bcgs", "cabicgstab8") if m in reds)
+    L.append(f"| cabicgstab s = 4: <= 0.30 global reductions per iteration | {v:.3f} (cakpmpi; {ref}) | {verdict(v <= 0.30)} |")
+big = [r for r in bottom if int(r["nodes"]) >= 4096]
+if big:
+    by = {}
+    for r in big:
+        by.setdefault(int(r["nodes"]), {})[r["bottom"]] = r
+    for variant in dict.fromkeys(r["bottom"] for r in big):
+        if variant == "bcgs":
+            continue
+        for p in sorted(by):
+            b, c = by[p].get("bcgs"), by[p].get(variant)
+            if not b or not c:
+                continue
+            rb = float(b["bottom_s"]) / float(c["bottom_s"])
+            rw = float(b["pcmg_s"]) / float(c["pcmg_s"])
+            same = b["vcycles"] == c["vcycles"]
+            L.append(f"| bottom study p = {p}: {variant} bottom >= 4x, whole solve >= 2x faster than bcgs, same V-cycles | "
+                     f"bottom {rb:.2f}x, whole {rw:.2f}x, V-cycles {b['vcycles']} / {c['vcycles']}, reductions "
+                     f"{b['bottom_reductions']} / {c['bottom_reductions']} | "
+                     f"bottom {verdict(rb >= 4)}, whole {verdict(rw >= 2)}, V-cycles {verdict(same)} |")
+configs = []
+for r in merged:
+    c = (int(r["ranks"]), r["pc"])
+    if c not in configs:
+        configs.append(c)
+for ranks, pc in configs:
+    sub = {r["method"]: r for r in merged if int(r["ranks"]) == ranks and r["pc"] == pc}
+    tag = f"{ranks} rank{'s' if ranks > 1 else ''}, PC {pc}"
+    if "pipebcgsm" in sub and float(sub["pipebcgsm"]["vs_native"]) > 0:
+        v = float(sub["pipebcgsm"]["vs_native"])
+        L.append(f"| {tag}: pipebcgsm <= 0.60 x pipebcgs (time per iteration) | {v:.3f} | {verdict(v <= 0.60)} |")
+    if "bcgsm" in sub and float(sub["bcgsm"]["vs_hypre"]) > 0:
+        v = 1 / float(sub["bcgsm"]["vs_hypre"])
+        L.append(f"| {tag}: bcgsm >= 1.3x faster than hypre's ParCSR BiCGSTAB | {v:.3f}x | {verdict(v >= 1.3)} |")
+    ours = [m for m in ("bcgsm", "pipebcgsm", "rbicgstab", "cabicgstab4", "cabicgstab8") if m in sub]
+    if ours and float(sub[ours[0]]["triad_gbs"]) > 0:
+        fr = ", ".join(f"{m} {100 * float(sub[m]['frac_triad']):.0f} %" for m in ours)
+        ok = all(float(sub[m]["frac_triad"]) >= 0.85 for m in ours)
+        best = max(float(sub[m]["frac_triad"]) for m in ours)
+        L.append(f"| {tag}: >= 85 % of the STREAM triad ({float(sub[ours[0]]['triad_gbs']):.1f} GB/s) | {fr} | "
+                 f"{verdict(ok)}{'' if ok else f' (best {100 * best:.0f} %)'} |")
+L.append("")
+
+# ---------------------------------------------------------------------------------------------------------- merged
+if merged:
+    L.append("## Per-iteration benchmark (`share/bench/merged.c`, `merged.sh`)")
+    L.append("")
+    r0 = merged[0]
+    L.append(f"7-point 3D Laplacian n = {r0['n']} (N = {r0['N']}), {r0['its']} iterations per solve, median of {r0['runs']} rounds; "
+             "relative times are medians of the per-round ratios (same run). Bandwidth: bytes-per-iteration model of merged.c / "
+             "median time, as a fraction of the STREAM triad measured in the same run. Plot: `merged.png`.")
+    L.append("")
+    for ranks, pc in configs:
+        sub = [r for r in merged if int(r["ranks"]) == ranks and r["pc"] == pc]
+        L.append(f"**{ranks} rank{'s' if ranks > 1 else ''}, PC {pc}** (STREAM triad {float(sub[0]['triad_gbs']):.1f} GB/s; "
+                 f"PETSc MatMult alone {float(sub[0]['spmv_ms']):.2f} ms)")
+        L.append("")
+        L.append("| method | ms / iteration | vs bcgs | vs (native) | MB / iteration (model) | GB/s | of triad | reductions / it |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for r in sub:
+            nat = f"{float(r['vs_native']):.3f} ({r['native']})" if float(r["vs_native"]) > 0 else "-"
+            rd = f"{float(reds[r['method']]['reductions_per_it']):.3f}" if r["method"] in reds else "-"
+            L.append(f"| {r['method']} | {float(r['median_ms']):.2f} | {float(r['vs_bcgs']):.3f} | {nat} | {float(r['mb_per_it']):.0f} | "
+                     f"{float(r['gbs']):.1f} | {100 * float(r['frac_triad']):.0f} % | {rd} |")
+        L.append("")
+if reds:
+    L.append("**Global reductions per iteration** (cakpmpi, rank 0 of 2, PC jacobi, n = 32; 64- minus 24-iteration solves)")
+    L.append("")
+    L.append("| method | MPI_Allreduce | MPI_Iallreduce | total | bytes per reduction |")
+    L.append("|---|---|---|---|---|")
+    for m, r in reds.items():
+        L.append(f"| {m} | {float(r['allreduce_per_it']):.3f} | {float(r['iallreduce_per_it']):.3f} | {float(r['reductions_per_it']):.3f} | "
+                 f"{float(r['bytes_per_reduction']):.0f} |")
+    L.append("")
+
+# ---------------------------------------------------------------------------------------------------------- method map
+if mmap:
+    L.append("## Method map (`share/bench/methodmap.sh`; Krasnopolsky Figs. 6/10 style)")
+    L.append("")
+    L.append("Speedup over bcgs (bcgs time per iteration / the method's, median of per-round ratios) under the latency "
+             "simulator (Krasnopolsky's T_G(p, l), simulated nodes p; a planning model). `async`: non-blocking reductions "
+             "progress by themselves (overlap); `none`: only inside MPI calls on them (no overlap unless the solver tests). "
+             "Bold: the fastest method at that p (largest speedup; Krasnopolsky's R = 1). Plot: `methodmap.png`; text: `methodmap.txt`.")
+    L.append("")
+    ms = list(dict.fromkeys(r["method"] for r in mmap))
+    groups = list(dict.fromkeys((r["pc"], r["progress"] if int(r["nodes"]) > 0 else "-") for r in mmap))
+    for pc, pr in groups:
+        pts = [r for r in mmap if r["pc"] == pc and ((pr == "-" and int(r["nodes"]) == 0) or (r["progress"] == pr and int(r["nodes"]) > 0))]
+        nodes = list(dict.fromkeys(int(r["nodes"]) for r in pts))
+        L.append(f"**PC {pc}, progress {pr if pr != '-' else '(no simulation, this machine)'}**")
+        L.append("")
+        L.append("| p | bcgs ms/it | " + " | ".join(ms[1:]) + " |")
+        L.append("|---" * (len(ms) + 1) + "|")
+        for p in nodes:
+            at = {r["method"]: r for r in pts if int(r["nodes"]) == p}
+            best = max(at, key=lambda m: 1.0 if m == "bcgs" else (1 / float(at[m]["vs_bcgs"]) if float(at[m]["vs_bcgs"]) > 0 else 0))
+            cells = []
+            for m in ms[1:]:
+                if m not in at or float(at[m]["vs_bcgs"]) <= 0:
+                    cells.append("-")
+                    continue
+                s = f"{1 / float(at[m]['vs_bcgs']):.2f}x"
+                cells.append(f"**{s}**" if m == best else s)
+            L.append(f"| {p if p > 0 else 'here'} | {'**' if best == 'bcgs' else ''}{float(at['bcgs']['median_ms']):.3f}"
+                     f"{'**' if best == 'bcgs' else ''} | " + " | ".join(cells) + " |")
+        L.append("")
+
+# ---------------------------------------------------------------------------------------------------------- bottom, demo, overlap
+for name, head, note in (("bottom.txt", "Bottom-solver study (`share/bench/bottom.sh`)", "Plot: `bottom.png`."),
+                         ("pmpi-demo.txt", "cakpmpi on PETSc's ex2 (`share/bench/pmpi/petsc-demo.sh`)", ""),
+                         ("overlap.txt", "MPI_Iallreduce overlap micro-benchmark (`share/bench/overlap.sh`)", "Plot: `overlap.png`.")):
+    t = text(name)
+    if t is None:
+        continue
+    L.append(f"## {head}")
+    L.append("")
+    if note:
+        L.append(note)
+        L.append("")
+    L.append("```")
+    L.append(t)
+    L.append("```")
+    L.append("")
+
+with open(out, "w") as f:
+    f.write("\n".join(L) + "\n")
+print(out)
