@@ -4,9 +4,14 @@
 #   make                  build lib/libcakrylov.so against PETSc
 #   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
 #   make demo             load the plugin into a PETSc program and solve with each type
-#   make bench-merged     benchmark bcgsm/pipebcgsm/rbicgstab against PETSc's bcgs/pipebcgs (BENCH_ARGS="-n 200 -runs 5")
+#   make bench            every benchmark below in turn (merged, overlap, bottom, pmpi-demo, method map), CSV + PNG + a dated
+#                         report share/bench/results/bench-DATE.md (QUICK=1 or BENCH_QUICK=1: a few minutes, in results/quick/)
+#   make bench-merged     per-iteration cost of every BiCGStab variant (PETSc's, ours, hypre's), STREAM fraction, reductions per
+#                         iteration counted by cakpmpi (BENCH_ARGS="-n 200 -its 16 -runs 5")
+#   make bench-methodmap  method map: speedup over bcgs against simulated node count, with and without overlap (share/bench/methodmap.sh)
 #   make bench-overlap    MPI_Iallreduce overlap micro-benchmark, 2 and 4 ranks (BENCH_ARGS="-reps 100 -work_us 20")
 #   make bench-bottom     bottom-solver study: Helmholtz multigrid, bcgs vs cabicgstab bottom, simulated p = 64..32768
+#   make bench-sstudy     cabicgstab s-study: iterations and true residual vs s per basis, bcgs reference (QUICK=1: small grids)
 #   make pmpi             build/bench/libcakpmpi.so: LD_PRELOAD counter of MPI calls and latency simulator (share/bench/pmpi/cakpmpi.c)
 #   make pmpi-check       validate its counts and simulated times (share/bench/pmpi/check.sh; CHECK_ARGS=--quick)
 #   make pmpi-demo        it on PETSc's ex2: reductions per iteration and simulated solve times per BiCGStab variant
@@ -96,8 +101,8 @@ $(BUILDDIR)/bench/merged: $(CAKRYLOV_DIR)/share/bench/merged.c $(LIBNAME_CAKRYLO
 	@echo '  CC    $<'
 	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
 
-bench-merged: all $(BUILDDIR)/bench/merged
-	@$(CAKRYLOV_DIR)/share/bench/merged.sh $(BUILDDIR)/bench/merged $(BENCH_ARGS)
+bench-merged: all $(BUILDDIR)/bench/merged $(BUILDDIR)/bench/libcakpmpi.so
+	@CAKPMPI_LIB=$(BUILDDIR)/bench/libcakpmpi.so $(CAKRYLOV_DIR)/share/bench/merged.sh $(BUILDDIR)/bench/merged $(BENCH_ARGS)
 
 .PHONY: bench-merged
 
@@ -117,6 +122,17 @@ bench-bottom: all $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/bench/libcakpmpi.so
 	@$(CAKRYLOV_DIR)/share/bench/bottom.sh $(BUILDDIR)/bench/libcakpmpi.so $(BUILDDIR)/tutorials/ex1 $(BENCH_ARGS)
 
 .PHONY: bench-bottom
+
+# ---- s-study of cabicgstab (issue 4): iterations and true residual vs s per basis, bcgs reference; writes share/bench/results/sstudy.* ----
+$(BUILDDIR)/bench/sstudy: $(CAKRYLOV_DIR)/share/bench/sstudy.c $(LIBNAME_CAKRYLOV)
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
+
+bench-sstudy: all $(BUILDDIR)/bench/sstudy
+	@$(CAKRYLOV_DIR)/share/bench/sstudy.sh $(BUILDDIR)/bench/sstudy $(BENCH_ARGS)
+
+.PHONY: bench-sstudy
 
 # ---- MPI profiling-interface library (LD_PRELOAD): exact communication counts and a latency simulator of global
 #      reductions (share/bench/pmpi/cakpmpi.c documents it); no PETSc in it, only PETSc's MPI compiler ----
@@ -140,6 +156,15 @@ pmpi-demo: all $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2
 	@$(CAKRYLOV_DIR)/share/bench/pmpi/petsc-demo.sh $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV) $(DEMO_ARGS)
 
 .PHONY: pmpi pmpi-check pmpi-demo
+
+# ---- the method map (Krasnopolsky Figs. 6/10) under the latency simulator, and every benchmark at once ----
+bench-methodmap: all $(BUILDDIR)/bench/merged $(PMPI_LIB)
+	@$(CAKRYLOV_DIR)/share/bench/methodmap.sh $(PMPI_LIB) $(BUILDDIR)/bench/merged $(BENCH_ARGS)
+
+bench: all $(BUILDDIR)/bench/merged $(BUILDDIR)/bench/overlap $(BUILDDIR)/tutorials/ex1 $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2
+	@BENCH_QUICK=$(or $(QUICK),$(BENCH_QUICK),0) $(CAKRYLOV_DIR)/share/bench/bench.sh $(BUILDDIR) $(LIBNAME_CAKRYLOV)
+
+.PHONY: bench bench-methodmap
 
 # ---- install ----
 install: all

@@ -1,0 +1,400 @@
+static char help[] = "The s-study of KSPCABICGSTAB (issue 4): iterations to -ksp_rtol and the final true relative residual\n\
+||b - A x|| / ||b|| against s for each polynomial basis, and PETSc's bcgs as the reference, on one problem.\n\
+  -problem <poisson|helmholtz|convdiff> : 7-point Laplacian (Dirichlet, b = 1); miniGMG's variable-coefficient Helmholtz\n\
+                                          (williams2014: a = b = 0.9, periodic, triangle-wave f); upwind convection-diffusion\n\
+                                          (Dirichlet, b = 1, cell Peclet -peclet, wind (1, 0.5, 0.25))\n\
+  -n <cells per direction>, -dim <2|3>, -peclet <Pe>\n\
+  -s_list 1,2,4,...      : the s values\n\
+  -bases monomial,newton,chebyshev : the bases; one the library does not know is reported as such and skipped\n\
+  -max_it_factor <f>     : cabicgstab solves stop after f times bcgs's iterations (default 4; the study measures, it does not wait)\n\
+  -csv <file>, -csv_append : also write the rows to this CSV file\n\
+  -view_cab              : print the cabicgstab lines of -ksp_view (basis, spectrum, statistics) of every cabicgstab solve ('#'-prefixed)\n\
+  -view_s <s>            : the same for the solves with this s only\n\
+Every solve: a fresh KSP, zero initial guess, PC jacobi, right preconditioning and the unpreconditioned norm (the same\n\
+for bcgs), rtol -ksp_rtol (1e-10), atol 0. Global reductions are counted during KSPSetUp() + KSPSolve() with an MPI\n\
+profiling-interface counter (communicators of more than one rank; 1 rank: not counted).\n\n";
+
+#include <cakrylov.h>
+#include <petscdmda.h>
+#include <petscviewer.h>
+#include <petsctime.h>
+
+/* ---- global reductions: an MPI profiling-interface counter, as tests/reductioncounter.h ---- */
+static PetscBool counting = PETSC_FALSE;
+static PetscInt  nreductions;
+
+static void CountReduction(MPI_Comm comm)
+{
+  int size;
+
+  PMPI_Comm_size(comm, &size);
+  if (counting && size > 1) nreductions++;
+}
+
+#undef MPI_Allreduce /* PETSc's logging macro: this file defines the function itself */
+#undef MPI_Iallreduce
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+  CountReduction(comm);
+  return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+  CountReduction(comm);
+  return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+typedef enum {
+  PROBLEM_POISSON,
+  PROBLEM_HELMHOLTZ,
+  PROBLEM_CONVDIFF
+} Problem;
+static const char *const Problems[] = {"poisson", "helmholtz", "convdiff", "Problem", "PROBLEM_", NULL};
+
+/* Poisson and convection-diffusion (as tests/ex2.c): Dirichlet boundaries eliminated, b = 1 */
+static PetscErrorCode AssembleStencil(DM da, Problem problem, PetscReal peclet, Mat A, Vec b)
+{
+  PetscInt    dim, xs, ys, zs, xm, ym, zm, M, N, P;
+  PetscReal   wind[3] = {1.0, 0.5, 0.25};
+  MatStencil  row, col[7];
+  PetscScalar v[7];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
+        PetscInt       nc     = 1;
+
+        row.i = i; row.j = j; row.k = k;
+        col[0] = row;
+        v[0]   = 2.0 * dim;
+        for (PetscInt d = 0; d < dim; d++) {
+          for (PetscInt side = -1; side <= 1; side += 2) {
+            if (idx[d] + side < 0 || idx[d] + side >= size[d]) continue;
+            col[nc] = row;
+            if (d == 0) col[nc].i += side;
+            if (d == 1) col[nc].j += side;
+            if (d == 2) col[nc].k += side;
+            /* -Laplace u + Pe w . grad u, first-order upwind (w > 0) */
+            v[nc] = -1.0 - (problem == PROBLEM_CONVDIFF && side < 0 ? peclet * wind[d] : 0.0);
+            nc++;
+          }
+          if (problem == PROBLEM_CONVDIFF) v[0] += peclet * wind[d];
+        }
+        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
+      }
+    }
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecSet(b, 1.0));
+  PetscFunctionReturn(0);
+}
+
+/*
+   miniGMG's Helmholtz problem as tutorials/ex1.c builds it on its finest grid (-problem helmholtz -coefficients variable
+   -bc periodic): a alpha u - b div(beta grad u) = f on the periodic unit cube, a = b = 0.9, alpha = 1 + 0.5 prod cos(2 pi x_i),
+   beta = 1 + 0.5 prod sin(2 pi x_i), f = prod (1 - 4 |x_i - 1/2|); cell-centred finite volumes, rows integrated over the
+   cell (h^d), face coefficients the harmonic mean of the two cells' beta.
+*/
+static PetscErrorCode AssembleHelmholtz(DM da, Mat A, Vec rhs)
+{
+  const PetscReal a = 0.9, b = 0.9;
+  Vec             beta, lbeta;
+  PetscScalar    *be, *f;
+  PetscInt        dim, M, xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym;
+  PetscReal       h, hd, hd2;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, &dim, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  h   = 1.0 / M;
+  hd  = PetscPowRealInt(h, dim);
+  hd2 = PetscPowRealInt(h, dim - 2);
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, NULL));
+  PetscCall(DMCreateGlobalVector(da, &beta));
+  PetscCall(VecGetArrayWrite(beta, &be));
+  PetscCall(VecGetArrayWrite(rhs, &f));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++, l++) {
+        const PetscInt idx[3] = {i, j, k};
+        PetscReal      s = 1.0, t = 1.0;
+
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal x = (idx[d] + 0.5) / M;
+
+          s *= PetscSinReal(2 * PETSC_PI * x);
+          t *= 1.0 - 4.0 * PetscAbsReal(x - 0.5);
+        }
+        be[l] = 1.0 + 0.5 * s;
+        f[l]  = hd * t;
+      }
+    }
+  }
+  PetscCall(VecRestoreArrayWrite(rhs, &f));
+  PetscCall(VecRestoreArrayWrite(beta, &be));
+  PetscCall(DMGetLocalVector(da, &lbeta));
+  PetscCall(DMGlobalToLocal(da, beta, INSERT_VALUES, lbeta));
+  PetscCall(VecGetArray(lbeta, &be));
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt idx[3] = {i, j, k}, stride[3] = {1, gxm, gxm * gym};
+        const PetscInt g      = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs);
+        MatStencil     row    = {.k = k, .j = j, .i = i}, col[7];
+        PetscScalar    v[7];
+        PetscReal      c = 1.0;
+        PetscInt       nc = 1;
+
+        for (PetscInt d = 0; d < dim; d++) c *= PetscCosReal(2 * PETSC_PI * (idx[d] + 0.5) / M);
+        col[0] = row;
+        v[0]   = hd * a * (1.0 + 0.5 * c); /* h^d a alpha_i */
+        for (PetscInt d = 0; d < dim; d++) {
+          for (PetscInt side = -1; side <= 1; side += 2) {
+            const PetscScalar bn = be[g + side * stride[d]], bf = 2.0 * be[g] * bn / (be[g] + bn);
+
+            v[0] += b * bf * hd2;
+            col[nc] = row;
+            if (d == 0) col[nc].i += side;
+            if (d == 1) col[nc].j += side;
+            if (d == 2) col[nc].k += side;
+            v[nc++] = -b * bf * hd2;
+          }
+        }
+        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, ADD_VALUES));
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(lbeta, &be));
+  PetscCall(DMRestoreLocalVector(da, &lbeta));
+  PetscCall(VecDestroy(&beta));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* The cabicgstab statistics line of -ksp_view (outer iterations), and optionally all of the view, '#'-prefixed */
+static PetscErrorCode CabView(KSP ksp, PetscBool print, PetscInt *nouter)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
+  PetscMPIInt rank;
+  char       *buf  = NULL;
+  size_t      len  = 0;
+  FILE       *fp;
+  PetscViewer viewer;
+  long        outer = -1;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  fp = open_memstream(&buf, &len);
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_SYS, "open_memstream() failed");
+  PetscCall(PetscViewerASCIIOpenWithFILE(comm, fp, &viewer));
+  PetscCall(KSPView(ksp, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  fclose(fp);
+  if (rank == 0 && buf) {
+    const char *p = strstr(buf, " outer iterations");
+    char       *line, *save = NULL;
+
+    if (p) {
+      while (p > buf && p[-1] >= '0' && p[-1] <= '9') p--;
+      outer = strtol(p, NULL, 10);
+    }
+    if (print) { /* the type's own lines: from "type:" to KSPView()'s "maximum iterations=" */
+      PetscBool in = PETSC_FALSE;
+
+      for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strstr(line, "maximum iterations=")) break;
+        if (strstr(line, "type: ")) in = PETSC_TRUE;
+        if (in) printf("#   %s\n", line);
+      }
+    }
+  }
+  free(buf);
+  PetscCallMPI(MPI_Bcast(&outer, 1, MPI_LONG, 0, comm));
+  *nouter = (PetscInt)outer;
+  PetscFunctionReturn(0);
+}
+
+typedef struct {
+  PetscInt           its, nouter, nred;
+  KSPConvergedReason reason;
+  PetscReal          truerel, rnormrel, time;
+} Result;
+
+/* One solve with a fresh KSP: type (bcgs or cabicgstab), basis and s for cabicgstab */
+static PetscErrorCode Solve(Mat A, Vec b, Vec x, const char *type, PetscEnum basis, PetscInt s, PetscReal rtol, PetscInt max_it, PetscBool view, Result *res)
+{
+  KSP            ksp;
+  PC             pc;
+  Vec            r;
+  PetscReal      bnorm, rnorm, t1;
+  PetscBool      iscab;
+  PetscLogDouble tic, toc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(type, KSPCABICGSTAB, &iscab));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(ksp, rtol, 0.0, PETSC_DEFAULT, max_it));
+  PetscCall(KSPSetFromOptions(ksp)); /* other -ksp_ options, e.g. -ksp_cabicgstab_spectrum, -ksp_cabicgstab_telescope */
+  if (iscab) {                       /* what the study sets wins */
+    PetscCall(KSPCABiCGStabSetBasis(ksp, (KSPCABiCGStabBasis)basis));
+    PetscCall(KSPCABiCGStabSetS(ksp, s));
+  }
+  PetscCall(KSPSetTolerances(ksp, rtol, 0.0, PETSC_DEFAULT, max_it));
+  PetscCall(VecSet(x, 0.0));
+  PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)A)));
+  nreductions = 0;
+  counting    = PETSC_TRUE;
+  PetscCall(PetscTime(&tic));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(PetscTime(&toc));
+  counting = PETSC_FALSE;
+  res->time = toc - tic;
+  res->nred = nreductions;
+  PetscCall(KSPGetIterationNumber(ksp, &res->its));
+  PetscCall(KSPGetConvergedReason(ksp, &res->reason));
+  PetscCall(KSPGetResidualNorm(ksp, &rnorm));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &t1));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(VecDestroy(&r));
+  res->truerel  = t1 / bnorm;
+  res->rnormrel = rnorm / bnorm;
+  res->nouter   = -1;
+  if (iscab) PetscCall(CabView(ksp, view, &res->nouter));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode PrintRow(FILE *csv, const char *problem, PetscInt n, PetscMPIInt size, const char *method, const char *basis, PetscInt s, PetscReal rtol, const Result *res, const Result *ref)
+{
+  const PetscBool claimed = res->reason > 0 ? PETSC_TRUE : PETSC_FALSE;
+  char            outer[32] = "-", red[32] = "-", ratio[32] = "-";
+
+  PetscFunctionBegin;
+  if (res->nouter >= 0) PetscCall(PetscSNPrintf(outer, sizeof(outer), "%" PetscInt_FMT, res->nouter));
+  if (size > 1) PetscCall(PetscSNPrintf(red, sizeof(red), "%" PetscInt_FMT, res->nred));
+  if (ref && ref->its > 0) PetscCall(PetscSNPrintf(ratio, sizeof(ratio), "%.2f", (double)res->its / (double)ref->its));
+  /* a claim of convergence whose true residual misses the tolerance by more than 10x is flagged */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3" PetscInt_FMT " %6" PetscInt_FMT " %6s %-24s %-3s %10.2e %10.2e %7s %7s %8.2f%s\n", problem, method, basis, s, res->its, ratio, KSPConvergedReasons[res->reason], claimed ? "yes" : "no", (double)res->truerel, (double)res->rnormrel, outer, red,
+                        (double)res->time, claimed && res->truerel > 10 * rtol ? "  <- claimed, true residual > 10 rtol" : ""));
+  if (csv)
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%d,%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.6e,%.6e,%s,%s,%.4f,%g\n", problem, n, (int)size, method, basis, s, res->its, KSPConvergedReasons[res->reason], (int)claimed, (double)res->truerel, (double)res->rnormrel, res->nouter >= 0 ? outer : "",
+                           size > 1 ? red : "", (double)res->time, (double)rtol));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  DM          da;
+  Mat         A;
+  Vec         b, x;
+  Problem     problem = PROBLEM_POISSON;
+  PetscInt    dim = 3, n = 64, slist[32] = {1, 2, 4, 6, 8, 10, 12, 16}, ns = 8, nbases = 3, max_it;
+  PetscReal   peclet = 1.0, max_it_factor = 4.0, rtol = 1e-10;
+  const char *deflt[3] = {"monomial", "newton", "chebyshev"};
+  char       *given[8] = {NULL}, csvname[PETSC_MAX_PATH_LEN] = "";
+  PetscInt    view_s = -1;
+  PetscBool   csv_append = PETSC_FALSE, view = PETSC_FALSE, flg;
+  PetscMPIInt size;
+  FILE       *csv = NULL;
+  Result      ref, res;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(CAKrylovInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "s-study of KSPCABICGSTAB", NULL);
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
+  PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, dim, &dim, NULL));
+  PetscCall(PetscOptionsInt("-n", "Cells per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number of convdiff", NULL, peclet, &peclet, NULL));
+  {
+    PetscInt nmax = 32;
+
+    PetscCall(PetscOptionsIntArray("-s_list", "The s values", NULL, slist, &nmax, &flg));
+    if (flg) ns = nmax;
+  }
+  {
+    PetscInt nmax = 8;
+
+    PetscCall(PetscOptionsStringArray("-bases", "The bases", NULL, given, &nmax, &flg));
+    if (flg) nbases = nmax;
+  }
+  PetscCall(PetscOptionsReal("-max_it_factor", "cabicgstab stops after this many times bcgs's iterations", NULL, max_it_factor, &max_it_factor, NULL));
+  PetscCall(PetscOptionsString("-csv", "Also write the rows to this CSV file", NULL, csvname, csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsBool("-csv_append", "Append to the CSV file (no header)", NULL, csv_append, &csv_append, NULL));
+  PetscCall(PetscOptionsBool("-view_cab", "Print the -ksp_view lines of each cabicgstab solve", NULL, view, &view, NULL));
+  PetscCall(PetscOptionsInt("-view_s", "Print the -ksp_view lines of the cabicgstab solves with this s", NULL, view_s, &view_s, NULL));
+  PetscCall(PetscOptionsReal("-ksp_rtol", "Relative tolerance", NULL, rtol, &rtol, NULL));
+  PetscOptionsEnd();
+  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
+  PetscCheck(ns > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-s_list is empty");
+
+  {
+    const DMBoundaryType bc = problem == PROBLEM_HELMHOLTZ ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
+
+    if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, bc, bc, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+    else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, bc, bc, bc, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  }
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(VecDuplicate(b, &x));
+  if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(da, A, b));
+  else PetscCall(AssembleStencil(da, problem, peclet, A, b));
+
+  if (csvname[0]) {
+    PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, csv_append ? "a" : "w", &csv));
+    if (!csv_append) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "problem,n,ranks,method,basis,s,its,reason,claimed_converged,true_relres,recursive_relres,outer_its,reductions,time_s,rtol\n"));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "== %s, %" PetscInt_FMT "^%" PetscInt_FMT, Problems[problem], n, dim));
+  if (problem == PROBLEM_CONVDIFF) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", cell Peclet %g", (double)peclet));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", %d rank%s, PC jacobi (right), rtol %g\n", (int)size, size > 1 ? "s" : "", (double)rtol));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3s %6s %6s %-24s %-3s %10s %10s %7s %7s %8s\n", "problem", "method", "basis", "s", "its", "/bcgs", "reason", "cnv", "true res", "recur res", "outer", "reduct", "time s"));
+
+  PetscCall(Solve(A, b, x, KSPBCGS, 0, 0, rtol, 100000, PETSC_FALSE, &ref));
+  PetscCall(PrintRow(csv, Problems[problem], n, size, KSPBCGS, "-", 0, rtol, &ref, NULL));
+  max_it = (PetscInt)(max_it_factor * PetscMax(ref.its, 10));
+  for (PetscInt ib = 0; ib < nbases; ib++) {
+    const char *basis = given[0] ? given[ib] : deflt[ib];
+    PetscEnum   e;
+    PetscBool   known;
+
+    /* the names the library knows, from the library itself (not from the header this program was compiled with) */
+    PetscCall(PetscEnumFind(KSPCABiCGStabBases, basis, &e, &known));
+    if (!known) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s  (basis not available in this build of the library: skipped)\n", Problems[problem], KSPCABICGSTAB, basis));
+      continue;
+    }
+    for (PetscInt is = 0; is < ns; is++) {
+      const PetscBool v = (PetscBool)(view || slist[is] == view_s);
+
+      if (v) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# -ksp_view of basis %s, s = %" PetscInt_FMT ":\n", basis, slist[is]));
+      PetscCall(Solve(A, b, x, KSPCABICGSTAB, e, slist[is], rtol, max_it, v, &res));
+      PetscCall(PrintRow(csv, Problems[problem], n, size, KSPCABICGSTAB, basis, slist[is], rtol, &res, &ref));
+    }
+  }
+  if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));
+  for (PetscInt i = 0; i < 8; i++) PetscCall(PetscFree(given[i]));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
