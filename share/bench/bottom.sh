@@ -50,15 +50,26 @@ run() { # nodes (0: no simulation), bottom variant -> a CSV row: nodes,bottom,vc
     END { if (v == "" || tb == "") exit 1; printf "%s,%s,%s,%s,%s,%s,%s\n", p, b, v, its, red, tb, tmg }' "$tmp/out"
 }
 
+median_row() { # the R rows of one point -> one row with the median of each time (the counts are the same in every run)
+  local rows median6 median7
+  rows=$(cat)
+  median6=$(cut -d, -f6 <<< "$rows" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  median7=$(cut -d, -f7 <<< "$rows" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  echo "$(head -n 1 <<< "$rows" | cut -d, -f1-5),$median6,$median7"
+}
+
+runs=${BOTTOM_RUNS:-3} # repetitions of every point; the medians of the times are kept
 echo "nodes,bottom,vcycles,bottom_iterations,bottom_reductions,bottom_s,pcmg_s" > "$csv"
 for nodes in 0 64 256 1024 4096 16384 32768; do
-  for bottom in $variants; do run "$nodes" "$bottom" >> "$csv"; done
+  for bottom in $variants; do
+    for ((i = 0; i < runs; i++)); do run "$nodes" "$bottom"; done | median_row >> "$csv"
+  done
 done
 
 {
   echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'); nproc $(nproc); command: $0 $lib $ex1 ${targs[*]}"
   echo "# $(sed -n 's/, coarse solve .*//p' "$tmp/out" | head -n 1); 2 ranks"
-  echo "# p > 0: global reductions delayed by Krasnopolsky's T_G(p, l) (simulated, a planning model); p = 0: this machine"
+  echo "# p > 0: global reductions delayed by Krasnopolsky's T_G(p, l) (simulated, a planning model); p = 0: this machine; times: medians of $runs runs"
   awk -F, 'NR > 1 { key = $1; row[key, $2] = $0; if (!(key in seen)) { order[++n] = key; seen[key] = 1 }; if (!($2 in vseen)) { v[++nv] = $2; vseen[$2] = 1 } }
     END {
       split("bcgs cabicg newton8 cheb10 v5 v6", short, " ")

@@ -5,8 +5,9 @@
 
    so its vectors satisfy Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1} (column i of T'):
      monomial   theta = 0, sigma = 0, gamma = 1                                    (no setup)
-     Newton     theta_i = Leja-ordered shifts from the spectrum; a conjugate pair a +- ib takes two steps
-                in real arithmetic: (z - a) rho_i, then (z - a) rho_{i+1} + b^2 rho_i      (Bai, Hu, Reichel 1994)
+     Newton     theta_i = the first 2s Leja points of the Ritz values and the interval's 2s Chebyshev points; a
+                conjugate pair a +- ib takes two steps in real arithmetic: (z - a) rho_i, then
+                (z - a) rho_{i+1} + b^2 rho_i                                                (Bai, Hu, Reichel 1994)
      Chebyshev  theta = c, monic sigma-hat = h^2/2 then h^2/4, on the interval [c - h, c + h]: the Chebyshev
                 polynomials T_i((z - c)/h) up to scaling
    The scaling gamma_i makes max |rho_{i+1}| = 1 over sample points of the spectrum's interval or ellipse, so
@@ -17,6 +18,8 @@
    computed at the first KSPSolve() with an operator and reused until the operators change.
 */
 #include "cabicgstabimpl.h"
+
+#define KSPCABICGSTAB_REAL_PAIR 0.05 /* Ritz pairs with |imaginary part| below this fraction of lmax - lmin count as real */
 
 /* z_re + i z_im: the Leja distance sum_j log |z - chosen_j| to the points already chosen */
 static PetscReal LejaLogDistance(PetscReal z_re, PetscReal z_im, PetscInt nchosen, const PetscReal re[], const PetscReal im[])
@@ -34,8 +37,8 @@ static PetscReal LejaLogDistance(PetscReal z_re, PetscReal z_im, PetscInt nchose
 */
 static PetscErrorCode LejaOrder(PetscInt n, PetscReal re[], PetscReal im[])
 {
-  PetscReal ore[2 * KSPCABICGSTAB_S_MAX], oim[2 * KSPCABICGSTAB_S_MAX];
-  PetscBool used[2 * KSPCABICGSTAB_S_MAX] = {PETSC_FALSE};
+  PetscReal ore[4 * KSPCABICGSTAB_S_MAX], oim[4 * KSPCABICGSTAB_S_MAX];
+  PetscBool used[4 * KSPCABICGSTAB_S_MAX] = {PETSC_FALSE};
   PetscInt  m = 0, npos = 0, nneg = 0;
 
   PetscFunctionBegin;
@@ -92,7 +95,37 @@ static PetscErrorCode NoiseVector(Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Ritz values of Â from 2s steps of GMRES (restart 2s, same PC and side, zero guess, a noise right-hand side), Leja-ordered */
+/*
+   The Newton shifts: the first 2s Leja points of the candidates, the n Ritz values and the 2s Chebyshev points
+   c + h cos((2k+1) pi / 4s) of [lmin, lmax]. The Chebyshev points fill the spectrum where Ritz values are few (a 2s-step
+   estimate resolves the ends of the spectrum, not its inside); Leja ordering keeps the shifts apart, so that no
+   stretch of the basis is close to monomial.
+*/
+static PetscErrorCode KSPCABiCGStabNewtonShifts(KSP_CABiCGStab *cab, PetscInt n, const PetscReal ritz_re[], const PetscReal ritz_im[])
+{
+  const PetscInt  m = 2 * cab->s;
+  const PetscReal c = 0.5 * (cab->lmax + cab->lmin), h = 0.5 * (cab->lmax - cab->lmin);
+  PetscReal       re[4 * KSPCABICGSTAB_S_MAX], im[4 * KSPCABICGSTAB_S_MAX];
+
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(re, ritz_re, n));
+  PetscCall(PetscArraycpy(im, ritz_im, n));
+  for (PetscInt k = 0; k < m; k++) {
+    re[n + k] = c + h * PetscCosReal((2 * k + 1) * PETSC_PI / (2 * m));
+    im[n + k] = 0.0;
+  }
+  PetscCall(LejaOrder(n + m, re, im));
+  PetscCall(PetscArraycpy(cab->shift_re, re, m));
+  PetscCall(PetscArraycpy(cab->shift_im, im, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The spectrum of Â from 2s steps of GMRES (restart 2s, same PC and side, zero guess, a noise right-hand side): [lmin, lmax]
+   the real extent of the Ritz values, imax their largest imaginary part, and the Newton shifts. Conjugate pairs whose
+   imaginary part is below 5 % of lmax - lmin count as real: a non-normal operator with a real spectrum (upwind
+   convection) has such Ritz values, and a pair of nearly equal shifts would make that stretch of the basis monomial.
+*/
 static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -101,7 +134,8 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   Vec             b, x;
   const char     *prefix;
   PetscLogDouble  reductions = petsc_allreduce_ct;
-  PetscInt        its;
+  PetscReal       re[2 * KSPCABICGSTAB_S_MAX], im[2 * KSPCABICGSTAB_S_MAX];
+  PetscInt        its, n;
 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &est));
@@ -123,40 +157,27 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(NoiseVector(b));
   PetscCall(KSPSolve(est, b, x));
   PetscCall(KSPGetIterationNumber(est, &its));
-  PetscCall(KSPComputeEigenvalues(est, m, cab->ritz_re, cab->ritz_im, &cab->nritz));
-  PetscCheck(cab->nritz > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_CONV_FAILED, "KSPCABICGSTAB: the spectrum estimate (GMRES on a noise vector) produced no Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
-  for (PetscInt i = 0; i < cab->nritz; i++) PetscCheck(!PetscIsInfOrNanReal(cab->ritz_re[i]) && !PetscIsInfOrNanReal(cab->ritz_im[i]), PetscObjectComm((PetscObject)ksp), PETSC_ERR_FP, "KSPCABICGSTAB: the spectrum estimate produced a non-finite Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
-  PetscCall(LejaOrder(cab->nritz, cab->ritz_re, cab->ritz_im));
-  cab->lmin = cab->lmax = cab->ritz_re[0];
-  cab->imax             = 0.0;
-  for (PetscInt i = 0; i < cab->nritz; i++) {
-    cab->lmin = PetscMin(cab->lmin, cab->ritz_re[i]);
-    cab->lmax = PetscMax(cab->lmax, cab->ritz_re[i]);
-    cab->imax = PetscMax(cab->imax, PetscAbsReal(cab->ritz_im[i]));
+  PetscCall(KSPComputeEigenvalues(est, m, re, im, &n));
+  PetscCheck(n > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_CONV_FAILED, "KSPCABICGSTAB: the spectrum estimate (GMRES on a noise vector) produced no Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
+  for (PetscInt i = 0; i < n; i++) PetscCheck(!PetscIsInfOrNanReal(re[i]) && !PetscIsInfOrNanReal(im[i]), PetscObjectComm((PetscObject)ksp), PETSC_ERR_FP, "KSPCABICGSTAB: the spectrum estimate produced a non-finite Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
+  cab->lmin = cab->lmax = re[0];
+  for (PetscInt i = 0; i < n; i++) {
+    cab->lmin = PetscMin(cab->lmin, re[i]);
+    cab->lmax = PetscMax(cab->lmax, re[i]);
   }
+  cab->imax = 0.0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (PetscAbsReal(im[i]) < KSPCABICGSTAB_REAL_PAIR * (cab->lmax - cab->lmin)) im[i] = 0.0;
+    cab->imax = PetscMax(cab->imax, PetscAbsReal(im[i]));
+  }
+  PetscCall(KSPCABiCGStabNewtonShifts(cab, n, re, im));
   cab->nestimates++;
   cab->est_steps = its;
   cab->est_reductions += (PetscInt)(petsc_allreduce_ct - reductions);
-  PetscCall(PetscInfo(ksp, "Spectrum estimate: %" PetscInt_FMT " GMRES steps, %" PetscInt_FMT " Ritz values, real parts in [%g, %g], largest |imaginary part| %g\n", its, cab->nritz, (double)cab->lmin, (double)cab->lmax, (double)cab->imax));
+  PetscCall(PetscInfo(ksp, "Spectrum estimate: %" PetscInt_FMT " GMRES steps, %" PetscInt_FMT " Ritz values, real parts in [%g, %g], largest |imaginary part| %g\n", its, n, (double)cab->lmin, (double)cab->lmax, (double)cab->imax));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(KSPDestroy(&est));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The Newton shifts of a user-given interval: the 2s Chebyshev points c + h cos((2k+1) pi / 4s), Leja-ordered */
-static PetscErrorCode KSPCABiCGStabIntervalShifts(KSP_CABiCGStab *cab)
-{
-  const PetscInt  m = 2 * cab->s;
-  const PetscReal c = 0.5 * (cab->lmax + cab->lmin), h = 0.5 * (cab->lmax - cab->lmin);
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < m; k++) {
-    cab->ritz_re[k] = c + h * PetscCosReal((2 * k + 1) * PETSC_PI / (2 * m));
-    cab->ritz_im[k] = 0.0;
-  }
-  cab->nritz = m;
-  PetscCall(LejaOrder(m, cab->ritz_re, cab->ritz_im));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -182,11 +203,9 @@ static PetscErrorCode KSPCABiCGStabBasisCoefficients(KSP_CABiCGStab *cab)
     if (cab->basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV) { /* T_{i+1}(x) = 2x T_i(x) - T_{i-1}(x), x = (z - c)/h */
       cab->theta[i] = c;
       sigma_hat[i]  = i == 0 ? 0.0 : (i == 1 ? 0.5 * h * h : 0.25 * h * h);
-    } else { /* Newton: the shifts cycle if there are fewer than 2s Ritz values; a pair a + ib, a - ib: (z - a), then (z - a) + b^2 */
-      const PetscInt j = i % cab->nritz;
-
-      cab->theta[i] = cab->ritz_re[j];
-      sigma_hat[i]  = cab->ritz_im[j] < 0.0 ? -PetscSqr(cab->ritz_im[j]) : 0.0;
+    } else { /* Newton; a pair a + ib, a - ib: (z - a), then (z - a) + b^2 */
+      cab->theta[i] = cab->shift_re[i];
+      sigma_hat[i]  = i > 0 && cab->shift_im[i] < 0.0 ? -PetscSqr(cab->shift_im[i]) : 0.0;
     }
   }
   /* scaling: gamma_i = max |(z - theta_i) rho_i(z) - sigma_i rho_{i-1}(z)| over z = c + h cos(phi) + i imax sin(phi), phi in [0, pi] */
@@ -250,7 +269,7 @@ PetscErrorCode KSPCABiCGStabSetUpBasis(KSP ksp)
     }
   }
   if (cab->coefficients_ready) PetscFunctionReturn(PETSC_SUCCESS);
-  if (cab->basis == KSP_CABICGSTAB_BASIS_NEWTON && cab->user_spectrum) PetscCall(KSPCABiCGStabIntervalShifts(cab));
+  if (cab->basis == KSP_CABICGSTAB_BASIS_NEWTON && cab->user_spectrum) PetscCall(KSPCABiCGStabNewtonShifts(cab, 0, NULL, NULL));
   PetscCall(KSPCABiCGStabBasisCoefficients(cab));
   cab->coefficients_ready = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -281,9 +300,9 @@ PetscErrorCode KSPCABiCGStabViewBasis(KSP ksp, PetscViewer viewer)
   if (cab->basis == KSP_CABICGSTAB_BASIS_NEWTON && cab->coefficients_ready) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton shifts (Leja order):"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-    for (PetscInt i = 0; i < PetscMin(cab->nritz, 2 * cab->s); i++) {
-      if (cab->ritz_im[i] != 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, " %.3g%+.3gi", (double)cab->ritz_re[i], (double)cab->ritz_im[i]));
-      else PetscCall(PetscViewerASCIIPrintf(viewer, " %.3g", (double)cab->ritz_re[i]));
+    for (PetscInt i = 0; i < 2 * cab->s; i++) {
+      if (cab->shift_im[i] != 0.0) PetscCall(PetscViewerASCIIPrintf(viewer, " %.3g%+.3gi", (double)cab->shift_re[i], (double)cab->shift_im[i]));
+      else PetscCall(PetscViewerASCIIPrintf(viewer, " %.3g", (double)cab->shift_re[i]));
     }
     PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
     PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));

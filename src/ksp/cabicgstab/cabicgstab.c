@@ -926,12 +926,15 @@ PetscErrorCode KSPCABiCGStabGetS(KSP ksp, PetscInt *s)
   The basis vectors follow a three-term recurrence Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1}:
 + monomial  - v_{i+1} = Â v_i. No setup; the vectors align with the dominant eigenvector, and the Gram matrix
               stops resolving the iteration beyond s of about 4 (more iterations, see `KSPCABiCGStabSetResidualReplacement()`).
-. newton    - v_{i+1} = (Â - theta_i) v_i / gamma_i with the shifts theta_i the Ritz values of the preconditioned
-              operator in Leja order (each next shift the farthest from the previous ones). Complex Ritz values are
-              used, not dropped: a conjugate pair a +- ib takes two steps in real arithmetic, (Â - a) v_i, then
-              (Â - a) v_{i+1} + b^2 v_i (Bai, Hu and Reichel). A pair cut by the end of a basis contributes its real
-              part only. With fewer Ritz values than 2s (tiny problems), they are used cyclically. With a given
-              interval (`KSPCABiCGStabSetSpectrum()`), the shifts are its 2s Chebyshev points in Leja order.
+. newton    - v_{i+1} = (Â - theta_i) v_i / gamma_i with the shifts theta_i the first 2s Leja points (each next one
+              the farthest from those before) of the Ritz values of the preconditioned operator together with the 2s
+              Chebyshev points of their real interval; the Chebyshev points fill the inside of the spectrum, which 2s
+              GMRES steps resolve poorly. Complex Ritz values are used, not dropped: a conjugate pair a +- ib takes two
+              steps in real arithmetic, (Â - a) v_i, then (Â - a) v_{i+1} + b^2 v_i (Bai, Hu and Reichel). A pair
+              whose imaginary part is below 5 % of the interval's length counts as real (non-normal operators with a
+              real spectrum, such as upwind convection, produce such pairs; two nearly equal shifts would make that
+              stretch of the basis monomial). A pair cut by the end of a basis contributes its real part only. With a
+              given interval (`KSPCABiCGStabSetSpectrum()`), the shifts are its 2s Chebyshev points in Leja order.
 - chebyshev - the Chebyshev polynomials T_i((z - c)/h) of the interval [c - h, c + h] = [lmin, lmax], the real extent
               of the Ritz values (or the given interval). Complex spectra are covered by the ellipses with these foci;
               the imaginary extent of the Ritz values enters the scaling only.

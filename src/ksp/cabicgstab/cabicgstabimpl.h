@@ -18,8 +18,8 @@ typedef struct {
   /* the spectrum of Â behind the Newton and Chebyshev bases: user-given, or Ritz values of a few GMRES steps */
   PetscBool        user_spectrum;                           /* [lmin, lmax] given by the user: no estimate */
   PetscReal        lmin, lmax, imax;                        /* real interval of the spectrum, largest |imaginary part| */
-  PetscInt         nritz;                                   /* Ritz values, Leja-ordered, conjugate pairs adjacent */
-  PetscReal        ritz_re[2 * KSPCABICGSTAB_S_MAX], ritz_im[2 * KSPCABICGSTAB_S_MAX];
+  PetscReal        shift_re[2 * KSPCABICGSTAB_S_MAX];      /* the 2s Newton shifts, Leja-ordered, conjugate pairs adjacent */
+  PetscReal        shift_im[2 * KSPCABICGSTAB_S_MAX];
   PetscObjectId    amat_id, pmat_id;                        /* the operators the estimate belongs to */
   PetscObjectState amat_state, pmat_state;
   PCSide           est_side;
