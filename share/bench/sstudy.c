@@ -19,31 +19,8 @@ profiling-interface counter (communicators of more than one rank; 1 rank: not co
 #include <petscviewer.h>
 #include <petsctime.h>
 
-/* ---- global reductions: an MPI profiling-interface counter, as tests/reductioncounter.h ---- */
-static PetscBool counting = PETSC_FALSE;
-static PetscInt  nreductions;
-
-static void CountReduction(MPI_Comm comm)
-{
-  int size;
-
-  PMPI_Comm_size(comm, &size);
-  if (counting && size > 1) nreductions++;
-}
-
-#undef MPI_Allreduce /* PETSc's logging macro: this file defines the function itself */
-#undef MPI_Iallreduce
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-  CountReduction(comm);
-  return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
-{
-  CountReduction(comm);
-  return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
-}
+/* global reductions: the test programs' MPI profiling-interface counter (counting, nreductions) */
+#include "../../tests/reductioncounter.h"
 
 typedef enum {
   PROBLEM_POISSON,
