@@ -8,6 +8,7 @@ static char help[] = "Regression tests of the library's KSP types (cabicgstab by
   -check_fallback : solve again with -cakrylov_vec_fallback (fused kernels through PETSc Vec operations), compare iterations and residual history\n\
   -check_full_gram : cabicgstab: solve again reducing all of the Gram matrix (not only its upper triangle), compare iterations and residual history\n\
   -check_paired : cabicgstab: solve again with the other setting of -ksp_cabicgstab_paired, compare iterations and residual history\n\
+  -check_spectrum_api : cabicgstab: KSPCABiCGStabSetSpectrum()/GetSpectrum(): a given interval, then back to the estimate\n\
   -solves <n> : solve n times (the last one is the one reported), -scale_operator: A <- 2 A before each solve after the first\n\
   -check_progress : solve again with -ksp_<type>_progress test (rbicgstab, pipebcgsm): iterations, residual history and solution must be bitwise the same\n\
   -check_progress_tests : check from -ksp_view that the MPI_Test calls made per overlapped region are between 1 and n + 1 (n: -ksp_<type>_progress_tests)\n\
@@ -211,6 +212,28 @@ static PetscErrorCode CheckVariant(KSP ksp, Vec b, Vec x0, Vec x, const char wha
   PetscFunctionReturn(0);
 }
 
+/* cabicgstab: the spectrum given (0, 2 contains that of the Jacobi-preconditioned Laplacian), then estimated again */
+static PetscErrorCode CheckSpectrumAPI(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  PetscReal          lmin, lmax, imax;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabSetSpectrum(ksp, 0.0, 2.0));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPCABiCGStabGetSpectrum(ksp, &lmin, &lmax, &imax));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "given spectrum [%g, %g], imaginary extent %g: %s\n", (double)lmin, (double)lmax, (double)imax, KSPConvergedReasons[reason]));
+  PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPCABiCGStabGetSpectrum(ksp, &lmin, &lmax, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "estimated again: 0 < lmin < lmax < 2: %s: %s\n", 0.0 < lmin && lmin < lmax && lmax < 2.0 ? "yes" : "NO", KSPConvergedReasons[reason]));
+  PetscFunctionReturn(0);
+}
+
 /* The solve again with manual progression of the reductions: MPI_Test changes no data, so everything is bitwise equal */
 static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
 {
@@ -320,7 +343,7 @@ int main(int argc, char **argv)
   Rhs                rhs     = RHS_ONES;
   PetscInt           dim = 2, n = 24, its, history_digits = 0, nsolves = 1;
   PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
-  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, check_full_gram = PETSC_FALSE, check_paired = PETSC_FALSE, scale_operator = PETSC_FALSE, iscab;
+  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, bad_setters = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, check_full_gram = PETSC_FALSE, check_paired = PETSC_FALSE, scale_operator = PETSC_FALSE, check_spectrum_api = PETSC_FALSE, iscab;
   char               compare_type[64] = KSPBCGS;
   KSPConvergedReason reason;
   KSPType            type;
@@ -344,6 +367,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-check_full_gram", "cabicgstab: compare with the full Gram matrix reduction", NULL, check_full_gram, &check_full_gram, NULL));
   PetscCall(PetscOptionsBool("-check_paired", "cabicgstab: compare with paired matrix powers switched", NULL, check_paired, &check_paired, NULL));
   PetscCall(PetscOptionsInt("-solves", "Solve this many times", NULL, nsolves, &nsolves, NULL));
+  PetscCall(PetscOptionsBool("-check_spectrum_api", "cabicgstab: a given spectrum, then back to the estimate", NULL, check_spectrum_api, &check_spectrum_api, NULL));
   PetscCall(PetscOptionsBool("-scale_operator", "A <- 2 A before each solve after the first", NULL, scale_operator, &scale_operator, NULL));
   PetscCall(PetscOptionsBool("-check_progress_tests", "Check the MPI_Test calls made per overlapped region", NULL, check_progress_tests, &check_progress_tests, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions in KSPSolve()", NULL, count, &count, NULL));
@@ -412,6 +436,7 @@ int main(int argc, char **argv)
   if (check_full_gram) PetscCall(CheckVariant(ksp, b, x0, x, "full Gram matrix reduced", KSPCABiCGStabGetSymmetricGram, KSPCABiCGStabSetSymmetricGram));
   if (check_paired) PetscCall(CheckVariant(ksp, b, x0, x, "paired matrix powers switched", KSPCABiCGStabGetPaired, KSPCABiCGStabSetPaired));
   if (check_progress_tests) PetscCall(CheckProgressTests(ksp));
+  if (check_spectrum_api) PetscCall(CheckSpectrumAPI(ksp, b, x0, x));
 
   if (count) { /* what each type promises: cabicgstab 1 per outer iteration (r_0's norm included), bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration plus 1 for r_0 */
     PetscInt  expected, initial = 1;
@@ -558,6 +583,14 @@ int main(int argc, char **argv)
       nsize: 2
       args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 2 -ksp_cabicgstab_spectrum 0,2 -ksp_view
       filter: grep -E "basis|spectrum|shifts"
+
+   # the spectrum given through the API, then estimated again (-ksp_view counts the estimates: the first solve's and the last one)
+   test:
+      suffix: spectrum_api
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 4 -check_spectrum_api -ksp_view
+      filter: grep -E "given|again|spectrum estimates|cabicgstab:"
+      output_file: output/ex2_spectrum_api.out
 
    # still one reduction per outer iteration with the new bases (the spectrum is estimated in the uncounted warm-up solve)
    test:

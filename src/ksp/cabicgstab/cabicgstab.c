@@ -781,7 +781,7 @@ static PetscErrorCode KSPCABiCGStabSetSpectrum_CABiCGStab(KSP ksp, PetscReal lmi
 
   PetscFunctionBegin;
   if (lmin == (PetscReal)PETSC_DETERMINE && lmax == (PetscReal)PETSC_DETERMINE) { /* back to the estimate */
-    if (cab->user_spectrum) cab->nestimates = 0;
+    if (cab->user_spectrum) cab->est_s = 0; /* no estimate belongs to the current setting: the next solve makes one */
     cab->user_spectrum = PETSC_FALSE;
   } else {
     PetscCall(KSPCABiCGStabCheckSpectrum(ksp, lmin, lmax));
