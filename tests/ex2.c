@@ -19,70 +19,14 @@ static char help[] = "Regression tests of the library's KSP types (cabicgstab by
 #include <petscdmda.h>
 
 #include "reductioncounter.h"
+#include "stencil.h"
 
-typedef enum {
-  PROBLEM_POISSON,
-  PROBLEM_CONVDIFF,
-  PROBLEM_SKEW
-} Problem;
-static const char *const Problems[] = {"poisson", "convdiff", "skew", "Problem", "PROBLEM_", NULL};
 typedef enum {
   RHS_ONES,
   RHS_ZERO,
   RHS_NAN
 } Rhs;
 static const char *const Rhss[] = {"ones", "zero", "nan", "Rhs", "RHS_", NULL};
-
-/* The operator on the DMDA: Dirichlet boundaries eliminated (neighbours outside the grid are dropped) */
-static PetscErrorCode AssembleOperator(DM da, Problem problem, PetscReal peclet, Mat A)
-{
-  PetscInt    dim, xs, ys, zs, xm, ym, zm, M, N, P;
-  PetscReal   wind[3] = {1.0, 0.5, 0.25}; /* convection velocity direction */
-  MatStencil  row, col[7];
-  PetscScalar v[7];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++) {
-    for (PetscInt j = ys; j < ys + ym; j++) {
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
-        PetscInt       nc     = 1;
-
-        row.i = i; row.j = j; row.k = k;
-        col[0] = row;
-        v[0]   = problem == PROBLEM_SKEW ? 0.0 : 2.0 * dim;
-        for (PetscInt d = 0; d < dim; d++) {
-          for (PetscInt side = -1; side <= 1; side += 2) {
-            if (idx[d] + side < 0 || idx[d] + side >= size[d]) continue;
-            col[nc] = row;
-            if (d == 0) col[nc].i += side;
-            if (d == 1) col[nc].j += side;
-            if (d == 2) col[nc].k += side;
-            switch (problem) {
-            case PROBLEM_POISSON:
-              v[nc] = -1.0;
-              break;
-            case PROBLEM_CONVDIFF: /* -Laplace u + Pe w . grad u, first-order upwind (w > 0) */
-              v[nc] = -1.0 - (side < 0 ? peclet * wind[d] : 0.0);
-              break;
-            case PROBLEM_SKEW: /* u_{i+1} - u_{i-1} in x only: A^T = -A, so (r, A r) = 0 */
-              v[nc] = d == 0 ? (PetscScalar)side : 0.0;
-              break;
-            }
-            nc++;
-          }
-          if (problem == PROBLEM_CONVDIFF) v[0] += peclet * wind[d];
-        }
-        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
-      }
-    }
-  }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
 
 /* x0 = 0.1 sin(i + 2j + 3k): a nonzero initial guess independent of the number of ranks */
 static PetscErrorCode InitialGuess(DM da, Vec x)
@@ -339,7 +283,7 @@ int main(int argc, char **argv)
   Vec                x, b, x0;
   KSP                ksp;
   PC                 pc;
-  Problem            problem = PROBLEM_POISSON;
+  StencilProblem     problem = STENCIL_POISSON;
   Rhs                rhs     = RHS_ONES;
   PetscInt           dim = 2, n = 24, its, history_digits = 0, nsolves = 1;
   PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
@@ -352,7 +296,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPCABICGSTAB regression test", NULL);
-  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, dim, &dim, NULL));
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number of convdiff", NULL, peclet, &peclet, NULL));
@@ -379,7 +323,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetFromOptions(da)); /* -dm_mat_type */
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleOperator(da, problem, peclet, A));
+  PetscCall(AssembleStencilOperator(da, problem, peclet, A));
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecDuplicate(b, &x0));

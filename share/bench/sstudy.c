@@ -21,6 +21,8 @@ profiling-interface counter (communicators of more than one rank; 1 rank: not co
 
 /* global reductions: the test programs' MPI profiling-interface counter (counting, nreductions) */
 #include "../../tests/reductioncounter.h"
+/* Poisson and convection-diffusion: the tests' stencil operators (tests/ex2.c) */
+#include "../../tests/stencil.h"
 
 typedef enum {
   PROBLEM_POISSON,
@@ -28,49 +30,6 @@ typedef enum {
   PROBLEM_CONVDIFF
 } Problem;
 static const char *const Problems[] = {"poisson", "helmholtz", "convdiff", "Problem", "PROBLEM_", NULL};
-
-/* Poisson and convection-diffusion (as tests/ex2.c): Dirichlet boundaries eliminated, b = 1 */
-static PetscErrorCode AssembleStencil(DM da, Problem problem, PetscReal peclet, Mat A, Vec b)
-{
-  PetscInt    dim, xs, ys, zs, xm, ym, zm, M, N, P;
-  PetscReal   wind[3] = {1.0, 0.5, 0.25};
-  MatStencil  row, col[7];
-  PetscScalar v[7];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++) {
-    for (PetscInt j = ys; j < ys + ym; j++) {
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
-        PetscInt       nc     = 1;
-
-        row.i = i; row.j = j; row.k = k;
-        col[0] = row;
-        v[0]   = 2.0 * dim;
-        for (PetscInt d = 0; d < dim; d++) {
-          for (PetscInt side = -1; side <= 1; side += 2) {
-            if (idx[d] + side < 0 || idx[d] + side >= size[d]) continue;
-            col[nc] = row;
-            if (d == 0) col[nc].i += side;
-            if (d == 1) col[nc].j += side;
-            if (d == 2) col[nc].k += side;
-            /* -Laplace u + Pe w . grad u, first-order upwind (w > 0) */
-            v[nc] = -1.0 - (problem == PROBLEM_CONVDIFF && side < 0 ? peclet * wind[d] : 0.0);
-            nc++;
-          }
-          if (problem == PROBLEM_CONVDIFF) v[0] += peclet * wind[d];
-        }
-        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
-      }
-    }
-  }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(VecSet(b, 1.0));
-  PetscFunctionReturn(0);
-}
 
 /*
    miniGMG's Helmholtz problem as tutorials/ex1.c builds it on its finest grid (-problem helmholtz -coefficients variable
@@ -333,7 +292,10 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecDuplicate(b, &x));
   if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(da, A, b));
-  else PetscCall(AssembleStencil(da, problem, peclet, A, b));
+  else { /* b = 1 */
+    PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
+    PetscCall(VecSet(b, 1.0));
+  }
 
   if (csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, csv_append ? "a" : "w", &csv));
