@@ -3,6 +3,9 @@
 #   make run              set up, build, and run the main job: 3D Helmholtz multigrid, bcgs vs cabicgstab bottom solver
 #   make                  build lib/libcakrylov.so against PETSc
 #   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
+#   make test-portability the suite under the BLAS kernels of other processors (OPENBLAS_CORETYPE Haswell, SkylakeX,
+#                         Sandybridge, Zen), one summary line each
+#   make test-petsc-latest the suite against the newest PETSc (3.26.1, built once into ~/.cache/cakrylov, about 15 min)
 #   make demo             load the plugin into a PETSc program and solve with each type
 #   make bench            every benchmark below in turn (merged, overlap, bottom, pmpi-demo, method map), CSV + PNG + a dated
 #                         report share/bench/results/bench-DATE.md (QUICK=1 or BENCH_QUICK=1: a few minutes, in results/quick/)
@@ -36,14 +39,20 @@ else
 endif
 else
 
-# Compilers, flags and PETSC_LIB come from PETSc itself.
+# Compilers, flags and PETSC_LIB come from PETSc itself (its variables only: its rules define targets of
+# their own, `clean` among them, with a single colon in some versions and a double one in others).
 include $(PETSC_DIR)/lib/petsc/conf/variables
-include $(PETSC_DIR)/lib/petsc/conf/rules
 
 .DEFAULT_GOAL := all
 
-BUILDDIR  := $(CAKRYLOV_DIR)/build
-LIBDIR    := $(CAKRYLOV_DIR)/lib
+# A build belongs to one PETSc: build/ and lib/ (make test-petsc-latest builds into build/petsc-latest/ instead);
+# a build made against another PETSC_DIR/PETSC_ARCH is removed first, objects, tests and library alike.
+BUILDDIR  ?= $(CAKRYLOV_DIR)/build
+LIBDIR    ?= $(CAKRYLOV_DIR)/lib
+PETSC_BUILD_ID := $(PETSC_DIR) $(PETSC_ARCH)
+ifneq ($(PETSC_BUILD_ID),$(shell cat $(BUILDDIR)/petsc-build-id 2>/dev/null))
+  $(shell rm -rf $(addprefix $(BUILDDIR)/,obj tests tutorials petsc-examples bench run) $(LIBDIR)/libcakrylov.*; mkdir -p $(BUILDDIR); echo '$(PETSC_BUILD_ID)' > $(BUILDDIR)/petsc-build-id)
+endif
 LIBNAME_CAKRYLOV := $(LIBDIR)/libcakrylov.$(SL_LINKER_SUFFIX)
 PREFIX    ?= /usr/local
 VERSION   := $(shell sed -n 's/^\#define CAKRYLOV_VERSION_STRING "\(.*\)"/\1/p' $(CAKRYLOV_DIR)/include/cakrylov.h)
@@ -74,7 +83,19 @@ $(LIBNAME_CAKRYLOV): $(OBJS)
 TESTDIR := $(BUILDDIR)/tests
 test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex45
 	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
-	  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
+	  CAKRYLOV_LIBDIR=$(LIBDIR) CAKRYLOV_BUILDDIR=$(BUILDDIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
+
+# ---- the suite under the BLAS kernels of other processors (OpenBLAS picks its ddot/dnrm2 by CPU), and against the
+#      newest PETSc release (built once from PyPI's source distribution into ~/.cache/cakrylov by share/petsc-latest.sh) ----
+PORTABILITY_CORETYPES ?= Haswell SkylakeX Sandybridge Zen
+test-portability: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex45
+	@bash $(CAKRYLOV_DIR)/share/test-portability.sh "$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) test" \
+	  $(BUILDDIR)/portability $(BUILDDIR)/petsc-examples/ex2 $(PORTABILITY_CORETYPES)
+
+test-petsc-latest:
+	@petsc_latest=$$(bash $(CAKRYLOV_DIR)/share/petsc-latest.sh) && \
+	  $(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) PETSC_DIR=$$petsc_latest PETSC_ARCH= \
+	    BUILDDIR=$(CAKRYLOV_DIR)/build/petsc-latest LIBDIR=$(CAKRYLOV_DIR)/build/petsc-latest/lib test
 
 # ---- a small demo: an unmodified PETSc program (PETSc's ksp tutorial ex2) with the plugin ----
 PETSC_EXAMPLES := $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src $(PETSC_DIR)/src))
@@ -176,10 +197,9 @@ install: all
 	    $(CAKRYLOV_DIR)/share/cakrylov.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/cakrylov.pc
 	@echo "Installed cakrylov $(VERSION) in $(DESTDIR)$(PREFIX)"
 
-clean: cakrylov-clean
-cakrylov-clean:
+clean:
 	rm -rf $(BUILDDIR) $(LIBDIR)
 
-.PHONY: all test demo run install clean cakrylov-clean
+.PHONY: all test test-portability test-petsc-latest demo run install clean
 
 endif # PETSc present

@@ -18,12 +18,14 @@ below the table) and the fraction of the STREAM triad bandwidth of the same rank
 
 #include <cakrylov.h>
 #include <petscdmda.h>
-#include <HYPRE.h>
-#include <HYPRE_IJ_mv.h>
-#include <HYPRE_parcsr_ls.h>
+#if defined(PETSC_HAVE_HYPRE)
+  #include <HYPRE.h>
+  #include <HYPRE_IJ_mv.h>
+  #include <HYPRE_parcsr_ls.h>
 
 /* petscmathypre.h includes hypre's internal headers, which do not compile without warnings; its one function we need: */
 PETSC_EXTERN PetscErrorCode MatHYPREGetParCSR(Mat, struct hypre_ParCSRMatrix_struct **);
+#endif
 
 #define NMETHODS    9
 #define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
@@ -155,6 +157,7 @@ static PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
   PetscFunctionReturn(0);
 }
 
+#if defined(PETSC_HAVE_HYPRE)
 /* hypre's own ParCSR BiCGSTAB on the same matrix (MatConvert to MATHYPRE), right-hand side and zero initial guess */
 typedef struct {
   Mat                Ah;
@@ -221,6 +224,26 @@ static PetscErrorCode HypreBenchDestroy(HypreBench *h)
   PetscCall(MatDestroy(&h->Ah));
   PetscFunctionReturn(0);
 }
+#else
+/* a PETSc without hypre: the method "hypre" is left out of the default list and refused by -methods */
+typedef struct {
+  Mat Ah;
+} HypreBench;
+
+static PetscErrorCode HypreBenchCreate(Mat A, Vec b, PetscInt pc, PetscInt its, HypreBench *h)
+{
+  PetscFunctionBegin;
+  (void)b, (void)pc, (void)its, (void)h;
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "This PETSc has no hypre");
+}
+
+static PetscErrorCode HypreBenchDestroy(HypreBench *h)
+{
+  PetscFunctionBegin;
+  (void)h;
+  PetscFunctionReturn(0);
+}
+#endif
 
 /* One solve from x = 0 (zeroed inside the timed region, as KSPSolve() does), timed from a barrier: the slowest rank's time
    per iteration. Checks that exactly its iterations ran. */
@@ -233,10 +256,14 @@ static PetscErrorCode TimedSolve(KSP ksp, HypreBench *h, const char *name, Petsc
   PetscCallMPI(MPI_Barrier(comm));
   t0 = MPI_Wtime();
   if (ksp) PetscCall(KSPSolve(ksp, b, x));
+#if defined(PETSC_HAVE_HYPRE)
   else {
     PetscCallExternal(HYPRE_ParVectorSetConstantValues, h->parx, 0.0);
     PetscCallExternal(HYPRE_ParCSRBiCGSTABSolve, h->solver, h->parA, h->parb, h->parx);
   }
+#else
+  (void)h; /* hypre's solves only */
+#endif
   t = MPI_Wtime() - t0;
   PetscCallMPI(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
   if (ksp) {
@@ -248,13 +275,16 @@ static PetscErrorCode TimedSolve(KSP ksp, HypreBench *h, const char *name, Petsc
     /* ibcgs with the lagged norm counts one iteration more (its last norm arrives with iteration its + 1): divided by what ran */
     PetscCheck((done == its || done == its + 1) && reason == KSP_DIVERGED_ITS, comm, PETSC_ERR_NOT_CONVERGED, "%s ran %" PetscInt_FMT " iterations (%s) instead of %" PetscInt_FMT, name, done, KSPConvergedReasons[reason], its);
     tmax /= done;
-  } else {
+  }
+#if defined(PETSC_HAVE_HYPRE)
+  else {
     HYPRE_Int done;
 
     PetscCallExternal(HYPRE_ParCSRBiCGSTABGetNumIterations, h->solver, &done);
     PetscCheck(done == its, comm, PETSC_ERR_NOT_CONVERGED, "%s ran %d iterations instead of exactly %" PetscInt_FMT, name, (int)done, its);
     tmax /= done;
   }
+#endif
   *time = tmax;
   PetscFunctionReturn(0);
 }
@@ -355,6 +385,11 @@ int main(int argc, char **argv)
   if (pc == 2 && selected[NMETHODS - 1]) {
     selected[NMETHODS - 1] = PETSC_FALSE;
     PetscCall(PetscPrintf(comm, "(hypre's BiCGSTAB has no synthetic preconditioner: skipped)\n"));
+  }
+  if (!PetscDefined(HAVE_HYPRE) && selected[NMETHODS - 1]) {
+    PetscCheck(!methodsset, comm, PETSC_ERR_SUP, "This PETSc has no hypre: leave hypre out of -methods");
+    selected[NMETHODS - 1] = PETSC_FALSE;
+    PetscCall(PetscPrintf(comm, "(this PETSc has no hypre: hypre's BiCGSTAB skipped)\n"));
   }
   for (PetscInt m = 0; m < NMETHODS; m++)
     if (selected[m]) order[nsel++] = m;

@@ -29,3 +29,32 @@ typedef PetscOptionItems CAKrylovOptionItems;
 #else
   #define CAKrylovContainerSetFree(c) PetscContainerSetCtxDestroy((c), PetscCtxDestroyDefault)
 #endif
+
+/* PetscErrorMessage() returns the specific message as char * before 3.25, as const char * from 3.25 on */
+#if PETSC_VERSION_LT(3, 25, 0)
+  #define CAKrylovErrorMessage(ierr, specific) PetscErrorMessage((ierr), NULL, (char **)(specific))
+#else
+  #define CAKrylovErrorMessage(ierr, specific) PetscErrorMessage((ierr), NULL, (specific))
+#endif
+
+/* Diagonal scaling of the preconditioned system (PCSetDiagonalScale()) was removed in 3.26: nothing is scaled there */
+#if PETSC_VERSION_LT(3, 26, 0)
+  #define CAKrylovPCGetDiagonalScale(pc, scaled) PCGetDiagonalScale((pc), (scaled))
+#else
+  #define CAKrylovPCGetDiagonalScale(pc, scaled) (*(scaled) = PETSC_FALSE, PETSC_SUCCESS)
+#endif
+
+/* The CGS refinement of GMRES's orthogonalization: KSPGMRESSetCGSRefinementType() became
+   KSPOrthogonalizationSetCGSRefinementType() in 3.26 */
+#if PETSC_VERSION_LT(3, 26, 0)
+  #define CAKrylovKSPSetCGSRefinementNever(ksp) KSPGMRESSetCGSRefinementType((ksp), KSP_GMRES_CGS_REFINE_NEVER)
+#else
+  #define CAKrylovKSPSetCGSRefinementNever(ksp) KSPOrthogonalizationSetCGSRefinementType((ksp), KSP_ORTHOGONALIZATION_CGS_REFINE_NEVER)
+#endif
+
+/* The MPI datatype of PetscBool: MPIU_BOOL before 3.24, MPI_C_BOOL from 3.24 on (MPIU_BOOL deprecated) */
+#if PETSC_VERSION_LT(3, 24, 0)
+  #define CAKRYLOV_MPI_BOOL MPIU_BOOL
+#else
+  #define CAKRYLOV_MPI_BOOL MPI_C_BOOL
+#endif

@@ -64,7 +64,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
   if (bm->right) {
     PetscBool scaled;
 
-    PetscCall(PCGetDiagonalScale(ksp->pc, &scaled));
+    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
     PetscCheck(!scaled, comm, PETSC_ERR_SUP, "KSPBCGSM does not support PCSetDiagonalScale() with right preconditioning; use -ksp_pc_side left");
   }
   PH = bm->right ? ksp->work[W_PH] : P; /* p^, s^: the vectors x is updated with */

@@ -147,7 +147,7 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(KSPSetPC(est, ksp->pc));
   PetscCall(KSPSetPCSide(est, ksp->pc_side));
   PetscCall(KSPGMRESSetRestart(est, m));
-  PetscCall(KSPGMRESSetCGSRefinementType(est, KSP_GMRES_CGS_REFINE_NEVER)); /* two reductions per step; an estimate needs no reorthogonalization */
+  PetscCall(CAKrylovKSPSetCGSRefinementNever(est)); /* two reductions per step; an estimate needs no reorthogonalization */
   PetscCall(KSPSetTolerances(est, 0.0, 0.0, PETSC_DEFAULT, m)); /* m steps, unless the Krylov space is exhausted first */
   PetscCall(KSPSetComputeEigenvalues(est, PETSC_TRUE));
   PetscCall(KSPSetSkipPCSetFromOptions(est, PETSC_TRUE)); /* the PC is the solver's, already set up */

@@ -44,7 +44,7 @@ PetscErrorCode CAKrylovPCIsIdentity(PC pc, PetscBool *identity)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCNONE, identity));
-  PetscCall(PCGetDiagonalScale(pc, &scaled));
+  PetscCall(CAKrylovPCGetDiagonalScale(pc, &scaled));
   if (scaled) *identity = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -119,7 +119,7 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
   if (!pb->identity) {
     PetscBool scaled;
 
-    PetscCall(PCGetDiagonalScale(ksp->pc, &scaled));
+    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
     PetscCheck(!scaled, comm, PETSC_ERR_SUP, "KSPPIPEBCGSM does not support PCSetDiagonalScale()");
   }
   for (PetscInt i = 0; i < W_COUNT; i++) w[i] = ksp->work[i];

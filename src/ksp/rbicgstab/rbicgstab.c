@@ -86,7 +86,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
   if (!rb->identity) {
     PetscBool scaled;
 
-    PetscCall(PCGetDiagonalScale(ksp->pc, &scaled));
+    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
     PetscCheck(!scaled, comm, PETSC_ERR_SUP, "KSPRBICGSTAB does not support PCSetDiagonalScale()");
   }
   for (PetscInt i = 0; i < W_COUNT; i++) w[i] = ksp->work[i];

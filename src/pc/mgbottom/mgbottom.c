@@ -23,7 +23,7 @@
 
 typedef struct {
   /* PCMG's own operations, called by the wrappers */
-  PetscErrorCode (*setfromoptions)(PC, PetscOptionItems *);
+  PetscErrorCode (*setfromoptions)(PC, CAKrylovOptionItems);
   PetscErrorCode (*setup)(PC);
   PetscErrorCode (*apply)(PC, Vec, Vec);
   PetscErrorCode (*applyrichardson)(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
@@ -226,7 +226,7 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, CAKrylovOptionItems PetscOptionsObject)
 {
   PCMGBottom *bottom;
   char        type[256];
