@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Makes sure what cakrylov needs is installed: a PETSc (yours via PETSC_DIR/PETSC_ARCH, or Debian's
-# petsc-dev), OpenMPI, hypre, parallel HDF5 tools, matplotlib and valgrind. Idempotent: prints one
+# petsc-dev with its petsc4py and OpenBLAS), OpenMPI, hypre, parallel HDF5 tools, matplotlib and valgrind. Idempotent: prints one
 # line when everything is present. Installs missing Debian packages with apt-get when it can.
 set -eu
 
 DEBIAN_PETSC=/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real
-PACKAGES="petsc-dev libpetsc3.18-dev-examples libhypre-dev libhdf5-openmpi-dev hdf5-tools openmpi-bin python3-matplotlib valgrind"
+PACKAGES="petsc-dev libpetsc3.18-dev-examples python3-petsc4py-real3.18 libopenblas0-pthread libhypre-dev libhdf5-openmpi-dev hdf5-tools openmpi-bin python3-matplotlib valgrind"
 petsc_dir=${PETSC_DIR:-$DEBIAN_PETSC}
 petsc_arch=${PETSC_ARCH:-}
 
