@@ -63,6 +63,41 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetResidualReplacement(KSP, PetscBoo
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetResidualReplacement(KSP, PetscBool *);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetPaired(KSP, PetscBool);
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetPaired(KSP, PetscBool *);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabSetAdaptiveS(KSP, PetscBool);
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetAdaptiveS(KSP, PetscBool *);
+
+/*S
+   KSPCABiCGStabStatistics - what the solves of a `KSPCABICGSTAB` did, summed over all its solves
+
+   Fields:
++  solves              - calls of `KSPSolve()`
+.  outer               - outer iterations (Gram matrices)
+.  inner               - inner (BiCGStab) iterations
+.  reductions          - global reductions in the solves: one per outer iteration and one per check (the spectrum
+                         estimates not included)
+.  early_ends          - outer iterations ended early after an iteration whose q = r - alpha Â p the Gram matrix could
+                         not resolve (p and r rebuilt and measured afresh)
+.  half_steps          - of them, those that ended at the half step x + alpha p (q below the tolerance)
+.  restarts            - full restarts p = rt = r: after a half step, or at (rt, r) = 0 exactly
+.  replacements        - residual replacements r = b - A x (by the drift criterion, or after a failed check)
+.  checks              - convergence claims checked against b - A x
+.  checks_failed       - of them, those that failed (the solve went on by residual replacement)
+.  s_lowered, s_raised - adaptive s: times s_k was halved or doubled again
+.  s_min               - the smallest s_k adaptive s allowed (s if it never lowered s_k; 0 before the first solve)
+.  estimates           - spectrum estimates (Newton, Chebyshev bases without a given interval)
+-  estimate_reductions - global reductions the estimates issued
+
+   Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetStatistics()`
+S*/
+typedef struct {
+  PetscInt solves, outer, inner, reductions;
+  PetscInt early_ends, half_steps, restarts, replacements, checks, checks_failed;
+  PetscInt s_lowered, s_raised, s_min;
+  PetscInt estimates, estimate_reductions;
+} KSPCABiCGStabStatistics;
+CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetStatistics(KSP, KSPCABiCGStabStatistics *);
 
 /*E
    CAKrylovProgressType - how `KSPRBICGSTAB` and `KSPPIPEBCGSM` help their non-blocking reductions progress while

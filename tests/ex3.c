@@ -5,17 +5,20 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -print_report : print the bottom-solve report (PCMGBottomReportView())\n\
   -count_reductions <cycles> : run this many single V-cycles (KSPPREONLY, smoothers without reductions) and compare\n\
                                the report's reduction count with an MPI profiling-interface counter\n\
-  -bad_calls : call the hook's functions with bad arguments and print the errors\n\n";
+  -bad_calls : call the hook's functions with bad arguments and print the errors\n\
+  -shift <c> : -Laplacian + c/h^2 (c > 0: strictly diagonally dominant, so the bottom policy takes the Chebyshev basis)\n\n";
 
 #include <cakrylov.h>
 #include <cakrylov/private/compat.h>
 #include <petscdmda.h>
 #include "reductioncounter.h"
 
-/* -Laplacian on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that PCMG's
-   restriction, the transpose of DMDA's interpolation, matches the rediscretized coarse operators) */
+/* -Laplacian + shift on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that
+   PCMG's restriction, the transpose of DMDA's interpolation, matches the rediscretized coarse operators). ctx points to
+   the shift, in units of 1/h^2: with a positive shift every row is strictly diagonally dominant. */
 static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 {
+  const PetscReal shift = *(PetscReal *)ctx;
   DM          da;
   PetscInt    dim, M, N, P, xs, ys, zs, xm, ym, zm;
   PetscReal   h, scale;
@@ -23,7 +26,7 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
   PetscScalar v[7];
 
   PetscFunctionBegin;
-  (void)J, (void)ctx;
+  (void)J;
   PetscCall(KSPGetDM(ksp, &da));
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
@@ -39,7 +42,7 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
         row.i = i; row.j = j; row.k = k;
         for (PetscInt d = 0; d < dim; d++) boundary = (PetscBool)(boundary || idx[d] == 0 || idx[d] == size[d] - 1);
         col[0] = row;
-        v[0]   = boundary ? scale : 2.0 * dim * scale; /* u = 0 on the boundary; the 2d-point Laplacian inside */
+        v[0]   = boundary ? scale : (2.0 * dim + shift) * scale; /* u = 0 on the boundary; the 2d-point Laplacian inside */
         if (!boundary) {
           for (PetscInt d = 0; d < dim; d++) {
             for (PetscInt side = -1; side <= 1; side += 2) {
@@ -171,6 +174,7 @@ int main(int argc, char **argv)
   Vec              x, b;
   PCMGBottomReport report;
   PetscInt         dim = 2, n = 33, cycles = 0, its;
+  PetscReal        shift = 0.0;
   char             bottom[64] = "";
   PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, bad_calls = PETSC_FALSE, ismg;
 
@@ -184,6 +188,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-print_report", "Print the bottom-solve report", NULL, print_report, &print_report, NULL));
   PetscCall(PetscOptionsInt("-count_reductions", "Single V-cycles whose bottom reductions are counted", NULL, cycles, &cycles, NULL));
   PetscCall(PetscOptionsBool("-bad_calls", "Call the hook with bad arguments", NULL, bad_calls, &bad_calls, NULL));
+  PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
   PetscOptionsEnd();
 
   if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
@@ -192,7 +197,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetUp(da));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, NULL));
+  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, &shift));
   PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, NULL));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCMG));
@@ -320,6 +325,15 @@ int main(int argc, char **argv)
       args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_cabicgstab_basis {{newton chebyshev}} -mg_coarse_ksp_cabicgstab_s 8 -count_reductions 3
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
       output_file: output/ex3_reductions.out
+
+   # a strictly diagonally dominant operator: the policy takes the Chebyshev basis on the Gershgorin interval (s = 10, one
+   # reduction per bottom solve of at most 10 iterations); the counts as above
+   test:
+      suffix: reductions_gershgorin
+      nsize: 4
+      args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -pc_mg_bottom_telescope {{1 2}} -count_reductions 3 -print_report
+      filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g" -e "s/, on (all ranks|1 of every 2 ranks [(]PCTELESCOPE[)])//"
+      output_file: output/ex3_reductions_gershgorin.out
 
    test:
       suffix: reductions_telescope

@@ -1,6 +1,7 @@
 /*
-   The stencil operators of the test programs on a DMDA (2D 5-point, 3D 7-point), Dirichlet boundaries eliminated:
-   the Laplacian, upwind convection-diffusion, and a skew-symmetric x-difference. Shared by tests/ex2.c and the
+   The stencil operators of the test programs on a DMDA (2D 5-point, 3D 7-point): with Dirichlet boundaries eliminated,
+   the Laplacian, upwind convection-diffusion and a skew-symmetric x-difference; on a periodic DMDA, miniGMG's
+   variable-coefficient Helmholtz problem with its right-hand side. Shared by tests/ex2.c and the
    s-study (share/bench/sstudy.c). Include it in one source file of a program, after petscdmda.h.
 */
 #pragma once
@@ -15,7 +16,7 @@ typedef enum {
 static const char *const StencilProblems[] = {"poisson", "convdiff", "skew", "StencilProblem", "STENCIL_", NULL};
 
 /* The operator on the DMDA: Dirichlet boundaries eliminated (neighbours outside the grid are dropped) */
-static PetscErrorCode AssembleStencilOperator(DM da, StencilProblem problem, PetscReal peclet, Mat A)
+static inline PetscErrorCode AssembleStencilOperator(DM da, StencilProblem problem, PetscReal peclet, Mat A)
 {
   PetscInt    dim, xs, ys, zs, xm, ym, zm, M, N, P;
   PetscReal   wind[3] = {1.0, 0.5, 0.25}; /* convection velocity direction */
@@ -60,6 +61,89 @@ static PetscErrorCode AssembleStencilOperator(DM da, StencilProblem problem, Pet
       }
     }
   }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+   miniGMG's Helmholtz problem as tutorials/ex1.c builds it on its finest grid (-problem helmholtz -coefficients variable
+   -bc periodic): a alpha u - b div(beta grad u) = f on the periodic unit cube, a = b = 0.9, alpha = 1 + 0.5 prod cos(2 pi x_i),
+   beta = 1 + 0.5 prod sin(2 pi x_i), f = prod (1 - 4 |x_i - 1/2|); cell-centred finite volumes, rows integrated over the
+   cell (h^d), face coefficients the harmonic mean of the two cells' beta.
+*/
+static inline PetscErrorCode AssembleHelmholtz(DM da, Mat A, Vec rhs)
+{
+  const PetscReal a = 0.9, b = 0.9;
+  Vec             beta, lbeta;
+  PetscScalar    *be, *f;
+  PetscInt        dim, M, xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym;
+  PetscReal       h, hd, hd2;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(da, &dim, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  h   = 1.0 / M;
+  hd  = PetscPowRealInt(h, dim);
+  hd2 = PetscPowRealInt(h, dim - 2);
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, NULL));
+  PetscCall(DMCreateGlobalVector(da, &beta));
+  PetscCall(VecGetArrayWrite(beta, &be));
+  PetscCall(VecGetArrayWrite(rhs, &f));
+  for (PetscInt k = zs, l = 0; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++, l++) {
+        const PetscInt idx[3] = {i, j, k};
+        PetscReal      s = 1.0, t = 1.0;
+
+        for (PetscInt d = 0; d < dim; d++) {
+          const PetscReal x = (idx[d] + 0.5) / M;
+
+          s *= PetscSinReal(2 * PETSC_PI * x);
+          t *= 1.0 - 4.0 * PetscAbsReal(x - 0.5);
+        }
+        be[l] = 1.0 + 0.5 * s;
+        f[l]  = hd * t;
+      }
+    }
+  }
+  PetscCall(VecRestoreArrayWrite(rhs, &f));
+  PetscCall(VecRestoreArrayWrite(beta, &be));
+  PetscCall(DMGetLocalVector(da, &lbeta));
+  PetscCall(DMGlobalToLocal(da, beta, INSERT_VALUES, lbeta));
+  PetscCall(VecGetArray(lbeta, &be));
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt idx[3] = {i, j, k}, stride[3] = {1, gxm, gxm * gym};
+        const PetscInt g      = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs);
+        MatStencil     row    = {.k = k, .j = j, .i = i}, col[7];
+        PetscScalar    v[7];
+        PetscReal      c = 1.0;
+        PetscInt       nc = 1;
+
+        for (PetscInt d = 0; d < dim; d++) c *= PetscCosReal(2 * PETSC_PI * (idx[d] + 0.5) / M);
+        col[0] = row;
+        v[0]   = hd * a * (1.0 + 0.5 * c); /* h^d a alpha_i */
+        for (PetscInt d = 0; d < dim; d++) {
+          for (PetscInt side = -1; side <= 1; side += 2) {
+            const PetscScalar bn = be[g + side * stride[d]], bf = 2.0 * be[g] * bn / (be[g] + bn);
+
+            v[0] += b * bf * hd2;
+            col[nc] = row;
+            if (d == 0) col[nc].i += side;
+            if (d == 1) col[nc].j += side;
+            if (d == 2) col[nc].k += side;
+            v[nc++] = -b * bf * hd2;
+          }
+        }
+        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, ADD_VALUES));
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(lbeta, &be));
+  PetscCall(DMRestoreLocalVector(da, &lbeta));
+  PetscCall(VecDestroy(&beta));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);

@@ -640,6 +640,14 @@ int main(int argc, char **argv)
       args: -dim 3 -n 16 -coarse_n 4 -ksp_type {{fgmres richardson}separate output} -bottom_report
       filter: grep -v -i time | sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
+   # the singular periodic Poisson problem: the bottom policy takes the Chebyshev basis on the Gershgorin interval [0, 2],
+   # the coarse operator's null space attached
+   test:
+      suffix: bottom_report_poisson
+      nsize: 2
+      args: -dim 3 -n 16 -coarse_n 4 -problem poisson -bottom_report
+      filter: grep -v -i time | sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
    # PETSc's own coarse solve (redundant LU), also on the singular periodic Poisson
    test:
       suffix: bottom_none

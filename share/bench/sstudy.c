@@ -1,4 +1,4 @@
-static char help[] = "The s-study of KSPCABICGSTAB (issue 4): iterations to -ksp_rtol and the final true relative residual\n\
+static char help[] = "The s-study of KSPCABICGSTAB: iterations to -ksp_rtol and the final true relative residual\n\
 ||b - A x|| / ||b|| against s for each polynomial basis, and PETSc's bcgs as the reference, on one problem.\n\
   -problem <poisson|helmholtz|convdiff> : 7-point Laplacian (Dirichlet, b = 1); miniGMG's variable-coefficient Helmholtz\n\
                                           (williams2014: a = b = 0.9, periodic, triangle-wave f); upwind convection-diffusion\n\
@@ -10,7 +10,9 @@ static char help[] = "The s-study of KSPCABICGSTAB (issue 4): iterations to -ksp
   -csv <file>, -csv_append : also write the rows to this CSV file\n\
   -view_cab              : print the cabicgstab lines of -ksp_view (basis, spectrum, statistics) of every cabicgstab solve ('#'-prefixed)\n\
   -view_s <s>            : the same for the solves with this s only\n\
-Every solve: a fresh KSP, zero initial guess, PC jacobi, right preconditioning and the unpreconditioned norm (the same\n\
+  -pc_type <jacobi>      : the preconditioner of every solve\n\
+Columns from KSPCABiCGStabGetStatistics(): outer iterations, early ends (unresolved q or r), residual replacements, the\n\
+smallest s_k (adaptive s). Every solve: a fresh KSP, zero initial guess, PC jacobi, right preconditioning and the unpreconditioned norm (the same\n\
 for bcgs), rtol -ksp_rtol (1e-10), atol 0. Global reductions are counted during KSPSetUp() + KSPSolve() with an MPI\n\
 profiling-interface counter (communicators of more than one rank; 1 rank: not counted).\n\n";
 
@@ -31,99 +33,16 @@ typedef enum {
 } Problem;
 static const char *const Problems[] = {"poisson", "helmholtz", "convdiff", "Problem", "PROBLEM_", NULL};
 
-/*
-   miniGMG's Helmholtz problem as tutorials/ex1.c builds it on its finest grid (-problem helmholtz -coefficients variable
-   -bc periodic): a alpha u - b div(beta grad u) = f on the periodic unit cube, a = b = 0.9, alpha = 1 + 0.5 prod cos(2 pi x_i),
-   beta = 1 + 0.5 prod sin(2 pi x_i), f = prod (1 - 4 |x_i - 1/2|); cell-centred finite volumes, rows integrated over the
-   cell (h^d), face coefficients the harmonic mean of the two cells' beta.
-*/
-static PetscErrorCode AssembleHelmholtz(DM da, Mat A, Vec rhs)
-{
-  const PetscReal a = 0.9, b = 0.9;
-  Vec             beta, lbeta;
-  PetscScalar    *be, *f;
-  PetscInt        dim, M, xs, ys, zs, xm, ym, zm, gxs, gys, gzs, gxm, gym;
-  PetscReal       h, hd, hd2;
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &dim, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  h   = 1.0 / M;
-  hd  = PetscPowRealInt(h, dim);
-  hd2 = PetscPowRealInt(h, dim - 2);
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAGetGhostCorners(da, &gxs, &gys, &gzs, &gxm, &gym, NULL));
-  PetscCall(DMCreateGlobalVector(da, &beta));
-  PetscCall(VecGetArrayWrite(beta, &be));
-  PetscCall(VecGetArrayWrite(rhs, &f));
-  for (PetscInt k = zs, l = 0; k < zs + zm; k++) {
-    for (PetscInt j = ys; j < ys + ym; j++) {
-      for (PetscInt i = xs; i < xs + xm; i++, l++) {
-        const PetscInt idx[3] = {i, j, k};
-        PetscReal      s = 1.0, t = 1.0;
-
-        for (PetscInt d = 0; d < dim; d++) {
-          const PetscReal x = (idx[d] + 0.5) / M;
-
-          s *= PetscSinReal(2 * PETSC_PI * x);
-          t *= 1.0 - 4.0 * PetscAbsReal(x - 0.5);
-        }
-        be[l] = 1.0 + 0.5 * s;
-        f[l]  = hd * t;
-      }
-    }
-  }
-  PetscCall(VecRestoreArrayWrite(rhs, &f));
-  PetscCall(VecRestoreArrayWrite(beta, &be));
-  PetscCall(DMGetLocalVector(da, &lbeta));
-  PetscCall(DMGlobalToLocal(da, beta, INSERT_VALUES, lbeta));
-  PetscCall(VecGetArray(lbeta, &be));
-  for (PetscInt k = zs; k < zs + zm; k++) {
-    for (PetscInt j = ys; j < ys + ym; j++) {
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscInt idx[3] = {i, j, k}, stride[3] = {1, gxm, gxm * gym};
-        const PetscInt g      = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs);
-        MatStencil     row    = {.k = k, .j = j, .i = i}, col[7];
-        PetscScalar    v[7];
-        PetscReal      c = 1.0;
-        PetscInt       nc = 1;
-
-        for (PetscInt d = 0; d < dim; d++) c *= PetscCosReal(2 * PETSC_PI * (idx[d] + 0.5) / M);
-        col[0] = row;
-        v[0]   = hd * a * (1.0 + 0.5 * c); /* h^d a alpha_i */
-        for (PetscInt d = 0; d < dim; d++) {
-          for (PetscInt side = -1; side <= 1; side += 2) {
-            const PetscScalar bn = be[g + side * stride[d]], bf = 2.0 * be[g] * bn / (be[g] + bn);
-
-            v[0] += b * bf * hd2;
-            col[nc] = row;
-            if (d == 0) col[nc].i += side;
-            if (d == 1) col[nc].j += side;
-            if (d == 2) col[nc].k += side;
-            v[nc++] = -b * bf * hd2;
-          }
-        }
-        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, ADD_VALUES));
-      }
-    }
-  }
-  PetscCall(VecRestoreArray(lbeta, &be));
-  PetscCall(DMRestoreLocalVector(da, &lbeta));
-  PetscCall(VecDestroy(&beta));
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/* The cabicgstab statistics line of -ksp_view (outer iterations), and optionally all of the view, '#'-prefixed */
-static PetscErrorCode CabView(KSP ksp, PetscBool print, PetscInt *nouter)
+/* The cabicgstab lines of -ksp_view (from "type:" to KSPView()'s "maximum iterations="), '#'-prefixed */
+static PetscErrorCode CabView(KSP ksp)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
   PetscMPIInt rank;
-  char       *buf  = NULL;
+  char       *buf  = NULL, *line, *save = NULL;
   size_t      len  = 0;
   FILE       *fp;
   PetscViewer viewer;
-  long        outer = -1;
+  PetscBool   in = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -134,33 +53,21 @@ static PetscErrorCode CabView(KSP ksp, PetscBool print, PetscInt *nouter)
   PetscCall(PetscViewerDestroy(&viewer));
   fclose(fp);
   if (rank == 0 && buf) {
-    const char *p = strstr(buf, " outer iterations");
-    char       *line, *save = NULL;
-
-    if (p) {
-      while (p > buf && p[-1] >= '0' && p[-1] <= '9') p--;
-      outer = strtol(p, NULL, 10);
-    }
-    if (print) { /* the type's own lines: from "type:" to KSPView()'s "maximum iterations=" */
-      PetscBool in = PETSC_FALSE;
-
-      for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (strstr(line, "maximum iterations=")) break;
-        if (strstr(line, "type: ")) in = PETSC_TRUE;
-        if (in) printf("#   %s\n", line);
-      }
+    for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+      if (strstr(line, "maximum iterations=")) break;
+      if (strstr(line, "type: ")) in = PETSC_TRUE;
+      if (in) printf("#   %s\n", line);
     }
   }
   free(buf);
-  PetscCallMPI(MPI_Bcast(&outer, 1, MPI_LONG, 0, comm));
-  *nouter = (PetscInt)outer;
   PetscFunctionReturn(0);
 }
 
 typedef struct {
-  PetscInt           its, nouter, nred;
-  KSPConvergedReason reason;
-  PetscReal          truerel, rnormrel, time;
+  PetscInt                its, nred;
+  KSPConvergedReason      reason;
+  PetscReal               truerel, rnormrel, time;
+  KSPCABiCGStabStatistics stats; /* cabicgstab: outer iterations, early ends, replacements, adaptive s, ... (stats.outer = -1: bcgs) */
 } Result;
 
 /* One solve with a fresh KSP: type (bcgs or cabicgstab), basis and s for cabicgstab */
@@ -211,27 +118,33 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec x, const char *type, PetscEnum bas
   PetscCall(VecDestroy(&r));
   res->truerel  = t1 / bnorm;
   res->rnormrel = rnorm / bnorm;
-  res->nouter   = -1;
-  if (iscab) PetscCall(CabView(ksp, view, &res->nouter));
+  res->stats.outer = -1;
+  if (iscab) PetscCall(KSPCABiCGStabGetStatistics(ksp, &res->stats));
+  if (iscab && view) PetscCall(CabView(ksp));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode PrintRow(FILE *csv, const char *problem, PetscInt n, PetscMPIInt size, const char *method, const char *basis, PetscInt s, PetscReal rtol, const Result *res, const Result *ref)
+static PetscErrorCode PrintRow(FILE *csv, const char *problem, PetscInt n, PetscMPIInt size, const char *pctype, const char *method, const char *basis, PetscInt s, PetscReal rtol, const Result *res, const Result *ref)
 {
-  const PetscBool claimed = res->reason > 0 ? PETSC_TRUE : PETSC_FALSE;
-  char            outer[32] = "-", red[32] = "-", ratio[32] = "-";
+  const PetscBool claimed = res->reason > 0 ? PETSC_TRUE : PETSC_FALSE, iscab = res->stats.outer >= 0 ? PETSC_TRUE : PETSC_FALSE;
+  char            outer[32] = "-", red[32] = "-", ratio[32] = "-", ends[32] = "-", repl[32] = "-", smin[32] = "-";
 
   PetscFunctionBegin;
-  if (res->nouter >= 0) PetscCall(PetscSNPrintf(outer, sizeof(outer), "%" PetscInt_FMT, res->nouter));
+  if (iscab) {
+    PetscCall(PetscSNPrintf(outer, sizeof(outer), "%" PetscInt_FMT, res->stats.outer));
+    PetscCall(PetscSNPrintf(ends, sizeof(ends), "%" PetscInt_FMT, res->stats.early_ends));
+    PetscCall(PetscSNPrintf(repl, sizeof(repl), "%" PetscInt_FMT, res->stats.replacements));
+    PetscCall(PetscSNPrintf(smin, sizeof(smin), "%" PetscInt_FMT, res->stats.s_min));
+  }
   if (size > 1) PetscCall(PetscSNPrintf(red, sizeof(red), "%" PetscInt_FMT, res->nred));
   if (ref && ref->its > 0) PetscCall(PetscSNPrintf(ratio, sizeof(ratio), "%.2f", (double)res->its / (double)ref->its));
   /* a claim of convergence whose true residual misses the tolerance by more than 10x is flagged */
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3" PetscInt_FMT " %6" PetscInt_FMT " %6s %-24s %-3s %10.2e %10.2e %7s %7s %8.2f%s\n", problem, method, basis, s, res->its, ratio, KSPConvergedReasons[res->reason], claimed ? "yes" : "no", (double)res->truerel, (double)res->rnormrel, outer, red,
-                        (double)res->time, claimed && res->truerel > 10 * rtol ? "  <- claimed, true residual > 10 rtol" : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3" PetscInt_FMT " %6" PetscInt_FMT " %6s %-24s %-3s %10.2e %10.2e %7s %7s %5s %5s %5s %8.2f%s\n", problem, method, basis, s, res->its, ratio, KSPConvergedReasons[res->reason], claimed ? "yes" : "no", (double)res->truerel, (double)res->rnormrel, outer, red, ends,
+                        repl, smin, (double)res->time, claimed && res->truerel > 10 * rtol ? "  <- claimed, true residual > 10 rtol" : ""));
   if (csv)
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%d,%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.6e,%.6e,%s,%s,%.4f,%g\n", problem, n, (int)size, method, basis, s, res->its, KSPConvergedReasons[res->reason], (int)claimed, (double)res->truerel, (double)res->rnormrel, res->nouter >= 0 ? outer : "",
-                           size > 1 ? red : "", (double)res->time, (double)rtol));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%d,%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.6e,%.6e,%s,%s,%.4f,%g,%s,%s,%s,%s\n", problem, n, (int)size, method, basis, s, res->its, KSPConvergedReasons[res->reason], (int)claimed, (double)res->truerel, (double)res->rnormrel, iscab ? outer : "",
+                           size > 1 ? red : "", (double)res->time, (double)rtol, pctype, iscab ? ends : "", iscab ? repl : "", iscab ? smin : ""));
   PetscFunctionReturn(0);
 }
 
@@ -246,6 +159,7 @@ int main(int argc, char **argv)
   const char *deflt[3] = {"monomial", "newton", "chebyshev"};
   char       *given[8] = {NULL}, csvname[PETSC_MAX_PATH_LEN] = "";
   PetscInt    view_s = -1;
+  char        pctype[64] = PCJACOBI;
   PetscBool   csv_append = PETSC_FALSE, view = PETSC_FALSE, flg;
   PetscMPIInt size;
   FILE       *csv = NULL;
@@ -277,6 +191,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-view_cab", "Print the -ksp_view lines of each cabicgstab solve", NULL, view, &view, NULL));
   PetscCall(PetscOptionsInt("-view_s", "Print the -ksp_view lines of the cabicgstab solves with this s", NULL, view_s, &view_s, NULL));
   PetscCall(PetscOptionsReal("-ksp_rtol", "Relative tolerance", NULL, rtol, &rtol, NULL));
+  PetscCall(PetscOptionsString("-pc_type", "Preconditioner of every solve (jacobi: Gershgorin-safe for the bottom policy)", NULL, pctype, pctype, sizeof(pctype), NULL));
   PetscOptionsEnd();
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
   PetscCheck(ns > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-s_list is empty");
@@ -299,15 +214,15 @@ int main(int argc, char **argv)
 
   if (csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, csv_append ? "a" : "w", &csv));
-    if (!csv_append) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "problem,n,ranks,method,basis,s,its,reason,claimed_converged,true_relres,recursive_relres,outer_its,reductions,time_s,rtol\n"));
+    if (!csv_append) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "problem,n,ranks,method,basis,s,its,reason,claimed_converged,true_relres,recursive_relres,outer_its,reductions,time_s,rtol,pc,early_ends,replacements,s_min\n"));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "== %s, %" PetscInt_FMT "^%" PetscInt_FMT, Problems[problem], n, dim));
   if (problem == PROBLEM_CONVDIFF) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", cell Peclet %g", (double)peclet));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", %d rank%s, PC jacobi (right), rtol %g\n", (int)size, size > 1 ? "s" : "", (double)rtol));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3s %6s %6s %-24s %-3s %10s %10s %7s %7s %8s\n", "problem", "method", "basis", "s", "its", "/bcgs", "reason", "cnv", "true res", "recur res", "outer", "reduct", "time s"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", %d rank%s, PC %s (right), rtol %g\n", (int)size, size > 1 ? "s" : "", pctype, (double)rtol));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3s %6s %6s %-24s %-3s %10s %10s %7s %7s %5s %5s %5s %8s\n", "problem", "method", "basis", "s", "its", "/bcgs", "reason", "cnv", "true res", "recur res", "outer", "reduct", "ends", "repl", "s_min", "time s"));
 
   PetscCall(Solve(A, b, x, KSPBCGS, 0, 0, rtol, 100000, PETSC_FALSE, &ref));
-  PetscCall(PrintRow(csv, Problems[problem], n, size, KSPBCGS, "-", 0, rtol, &ref, NULL));
+  PetscCall(PrintRow(csv, Problems[problem], n, size, pctype, KSPBCGS, "-", 0, rtol, &ref, NULL));
   max_it = (PetscInt)(max_it_factor * PetscMax(ref.its, 10));
   for (PetscInt ib = 0; ib < nbases; ib++) {
     const char *basis = given[0] ? given[ib] : deflt[ib];
@@ -325,7 +240,7 @@ int main(int argc, char **argv)
 
       if (v) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# -ksp_view of basis %s, s = %" PetscInt_FMT ":\n", basis, slist[is]));
       PetscCall(Solve(A, b, x, KSPCABICGSTAB, e, slist[is], rtol, max_it, v, &res));
-      PetscCall(PrintRow(csv, Problems[problem], n, size, KSPCABICGSTAB, basis, slist[is], rtol, &res, &ref));
+      PetscCall(PrintRow(csv, Problems[problem], n, size, pctype, KSPCABICGSTAB, basis, slist[is], rtol, &res, &ref));
     }
   }
   if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));

@@ -171,9 +171,9 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
     cab->imax = PetscMax(cab->imax, PetscAbsReal(im[i]));
   }
   PetscCall(KSPCABiCGStabNewtonShifts(cab, n, re, im));
-  cab->nestimates++;
+  cab->stats.estimates++;
   cab->est_steps = its;
-  cab->est_reductions += (PetscInt)(petsc_allreduce_ct - reductions);
+  cab->stats.estimate_reductions += (PetscInt)(petsc_allreduce_ct - reductions);
   PetscCall(PetscInfo(ksp, "Spectrum estimate: %" PetscInt_FMT " GMRES steps, %" PetscInt_FMT " Ritz values, real parts in [%g, %g], largest |imaginary part| %g\n", its, n, (double)cab->lmin, (double)cab->lmax, (double)cab->imax));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
@@ -257,7 +257,7 @@ PetscErrorCode KSPCABiCGStabSetUpBasis(KSP ksp)
     PetscCall(PetscObjectGetId((PetscObject)Pmat, &pmat_id));
     PetscCall(PetscObjectStateGet((PetscObject)Amat, &amat_state));
     PetscCall(PetscObjectStateGet((PetscObject)Pmat, &pmat_state));
-    if (!cab->nestimates || cab->est_s != cab->s || cab->est_side != ksp->pc_side || amat_id != cab->amat_id || pmat_id != cab->pmat_id || amat_state != cab->amat_state || pmat_state != cab->pmat_state) {
+    if (!cab->stats.estimates || cab->est_s != cab->s || cab->est_side != ksp->pc_side || amat_id != cab->amat_id || pmat_id != cab->pmat_id || amat_state != cab->amat_state || pmat_state != cab->pmat_state) {
       PetscCall(KSPCABiCGStabEstimateSpectrum(ksp));
       cab->est_s              = cab->s;
       cab->est_side           = ksp->pc_side;
@@ -292,10 +292,10 @@ PetscErrorCode KSPCABiCGStabViewBasis(KSP ksp, PetscViewer viewer)
   PetscFunctionBegin;
   if (cab->basis == KSP_CABICGSTAB_BASIS_MONOMIAL) PetscFunctionReturn(PETSC_SUCCESS);
   if (cab->user_spectrum) PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum: [%g, %g], given by the user\n", (double)cab->lmin, (double)cab->lmax));
-  else if (!cab->nestimates) PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum: estimated at the first solve (Ritz values of %" PetscInt_FMT " GMRES steps)\n", 2 * cab->s));
+  else if (!cab->stats.estimates) PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum: estimated at the first solve (Ritz values of %" PetscInt_FMT " GMRES steps)\n", 2 * cab->s));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum: Ritz values of %" PetscInt_FMT " GMRES steps, real parts in [%g, %g], largest |imaginary part| %g\n", cab->est_steps, (double)cab->lmin, (double)cab->lmax, (double)cab->imax));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum estimates: %" PetscInt_FMT " (one per operator), %" PetscInt_FMT " operator applications, %" PetscInt_FMT " global reductions in all\n", cab->nestimates, cab->nestimates * cab->est_steps, cab->est_reductions));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum estimates: %" PetscInt_FMT " (one per operator), %" PetscInt_FMT " operator applications, %" PetscInt_FMT " global reductions in all\n", cab->stats.estimates, cab->stats.estimates * cab->est_steps, cab->stats.estimate_reductions));
   }
   if (cab->basis == KSP_CABICGSTAB_BASIS_NEWTON && cab->coefficients_ready) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton shifts (Leja order):"));

@@ -20,13 +20,6 @@
 
 const char *const KSPCABiCGStabBases[] = {"monomial", "newton", "chebyshev", "KSPCABiCGStabBasis", "KSP_CABICGSTAB_BASIS_", NULL};
 
-/* s of outer iteration k: min(s, 2^k) with telescoping, s without */
-static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, PetscInt k)
-{
-  if (!cab->telescope || k >= 6) return cab->s; /* 2^6 > KSPCABICGSTAB_S_MAX */
-  return PetscMin(cab->s, (PetscInt)1 << k);
-}
-
 /* y = Â x: A M^{-1} x (right) or M^{-1} A x (left); just A x with the identity preconditioner */
 static PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
 {
@@ -224,19 +217,27 @@ static PetscScalar DenseDot(PetscInt n, const PetscScalar *x, const PetscScalar 
   return sum;
 }
 
+/* sum_i |x_i| ||y_i||: a bound on ||[P, R] x|| and the scale of its rounding errors */
+static PetscReal KSPCABiCGStabCoordinateScale(PetscInt nb, const PetscScalar *G, const PetscScalar *x)
+{
+  PetscReal sum = 0.0;
+
+  for (PetscInt i = 0; i < nb; i++) sum += PetscAbsScalar(x[i]) * PetscSqrtReal(PetscAbsScalar(G[i + nb * i]));
+  return sum;
+}
+
 /*
-   Is the squared norm (x, G x) of the vector [P, R] x resolved by the Gram matrix? Its rounding error is
-   of the order of eps (sum_i |x_i| ||v_i||)^2 = eps (sum_i |x_i| G_ii^{1/2})^2; below a safe multiple of
-   that, the value (even its sign) is noise. Sets Gx = G x and *xGx = (x, G x).
+   Is the squared norm (x, G x) of the vector [P, R] x resolved by the Gram matrix? Its rounding error is of the order
+   of eps (sum_i |x_i| ||y_i||)^2, with ||y_i|| = G_ii^{1/2}; below a safe multiple of that, the value (even its sign) is
+   noise. Sets Gx = G x and *xGx = (x, G x).
 */
 #define KSPCABICGSTAB_GRAM_RESOLUTION (16.0 * PETSC_MACHINE_EPSILON)
-static PetscBool GramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscScalar *Gx, PetscReal *xGx)
+static PetscBool KSPCABiCGStabGramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscScalar *Gx, PetscReal *xGx)
 {
-  PetscReal scale = 0.0;
+  const PetscReal scale = KSPCABiCGStabCoordinateScale(n, G, x);
 
   DenseMult(n, G, n, x, Gx);
   *xGx = PetscRealPart(DenseDot(n, x, Gx));
-  for (PetscInt i = 0; i < n; i++) scale += PetscAbsScalar(x[i]) * PetscSqrtReal(PetscAbsScalar(G[i + n * i]));
   return *xGx > KSPCABICGSTAB_GRAM_RESOLUTION * scale * scale ? PETSC_TRUE : PETSC_FALSE;
 }
 
@@ -275,7 +276,7 @@ static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
     for (PetscInt j = 0; j < nb; j++)
       for (PetscInt i = 0; i <= j; i++) G[i + j * nb] = G[j + i * nb] = *buf++; /* G_ji = G_ij */
   }
-  cab->nreductions++;
+  cab->stats.reductions++;
   PetscCall(PetscLogEventEnd(CAKRYLOV_CAGram, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,7 +316,7 @@ static PetscErrorCode KSPCABiCGStabNextIteration(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(CAKrylovKSPNextIteration(ksp));
-  ((KSP_CABiCGStab *)ksp->data)->ninner++;
+  ((KSP_CABiCGStab *)ksp->data)->stats.inner++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -335,15 +336,6 @@ static PetscReal KSPCABiCGStabOperatorNorm(KSP_CABiCGStab *cab, PetscInt nb, con
   return tau;
 }
 
-/* sum_i |x_i| ||y_i||: a bound on ||[P, R] x|| and the scale of its rounding errors */
-static PetscReal KSPCABiCGStabCoordinateScale(PetscInt nb, const PetscScalar *G, const PetscScalar *x)
-{
-  PetscReal sum = 0.0;
-
-  for (PetscInt i = 0; i < nb; i++) sum += PetscAbsScalar(x[i]) * PetscSqrtReal(PetscAbsScalar(G[i + nb * i]));
-  return sum;
-}
-
 /* r = b - A x, or M^{-1}(b - A x) with left preconditioning: one operator application, no reduction */
 static PetscErrorCode KSPCABiCGStabTrueResidual(KSP ksp, Vec r)
 {
@@ -352,24 +344,52 @@ static PetscErrorCode KSPCABiCGStabTrueResidual(KSP ksp, Vec r)
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
+  PetscCall(KSP_MatMult(ksp, Amat, ksp->vec_sol, r));
+  PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
   if (ksp->pc_side == PC_LEFT && !cab->identity_pc) {
-    PetscCall(KSP_MatMult(ksp, Amat, ksp->vec_sol, r));
-    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
     PetscCall(VecCopy(r, cab->t));
     PetscCall(KSP_PCApply(ksp, cab->t, r));
-  } else {
-    PetscCall(KSP_MatMult(ksp, Amat, ksp->vec_sol, r));
-    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-   The solve claims convergence (x is current) while the drift estimate is not small against the tolerance: test the
-   true residual itself (one operator application, one reduction). If it fails the test, the solve goes on from it:
-   p = rt = r = b - A x at the next outer iteration.
+   What one outer iteration hands to the next. The drift estimate follows Van der Vorst and Ye, in coordinates: each
+   outer iteration adds eps sum_i (|c_i| + ||Â|| |e_i|) ||y_i|| (the rounding of r's and x's rebuilds and of the basis)
+   until r is computed again as b - A x.
 */
-static PetscErrorCode KSPCABiCGStabCheckTrueResidual(KSP ksp, PetscBool *restart)
+typedef struct {
+  PetscInt  k, sk, nb;    /* the outer iteration, its s_k and its 4 s_k + 1 basis columns */
+  PetscInt  s_cap;        /* the largest s_k adaptive s allows now */
+  PetscBool test_pending; /* the convergence test of iteration ksp->its waits for the next Gram matrix (||r|| = G(r, r)^{1/2}) */
+  PetscBool restart;      /* the next outer iteration restarts fully: p = rt = r */
+  PetscBool resume;       /* the last outer iteration ended at a half step (r = q): the next one resumes at omega ... */
+  PetscScalar alpha, rho; /* ... with these alpha and rho = (rt, r) of the iteration */
+  PetscReal drift;        /* estimate of ||(b - A x) - r|| */
+  PetscReal drift_init;   /* ... right after r was computed as b - A x (the rounding of A x) */
+  PetscBool drift_small;  /* drift <= sqrt(eps) ||r|| at the end of the previous outer iteration */
+  PetscReal xscale;       /* sum of the coordinate scales of the updates of x since the last true residual */
+  PetscReal tau;          /* estimate of ||Â|| */
+  PetscReal ttol;         /* the tolerance of the default convergence test, max(rtol ||r_0||, abstol) */
+} KSPCABiCGStabOuter;
+
+/* r <- b - A x: its norm comes with the next Gram matrix; the drift starts again from the rounding of A x */
+static PetscErrorCode KSPCABiCGStabReplaceResidual(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabTrueResidual(ksp, cab->Wcol[1]));
+  o->drift = o->drift_init = PETSC_MACHINE_EPSILON * o->tau * o->xscale;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The solve claims convergence (x is current, p rebuilt in W(:,0)) while the drift estimate is not small against the
+   tolerance: test the true residual itself (one operator application, one reduction). If it fails the test, the solve
+   goes on from it by residual replacement: r = b - A x, with p and rt kept.
+*/
+static PetscErrorCode KSPCABiCGStabCheckConvergence(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   PetscReal       updated = ksp->rnorm, rnorm;
@@ -377,8 +397,8 @@ static PetscErrorCode KSPCABiCGStabCheckTrueResidual(KSP ksp, PetscBool *restart
   PetscFunctionBegin;
   PetscCall(KSPCABiCGStabTrueResidual(ksp, cab->Wcol[1]));
   PetscCall(VecNorm(cab->Wcol[1], NORM_2, &rnorm));
-  cab->nreductions++;
-  cab->nchecks++;
+  cab->stats.reductions++;
+  cab->stats.checks++;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->rnorm  = rnorm; /* the norm the solve reports is the true one */
   ksp->reason = KSP_CONVERGED_ITERATING;
@@ -386,188 +406,303 @@ static PetscErrorCode KSPCABiCGStabCheckTrueResidual(KSP ksp, PetscBool *restart
   PetscCall((*ksp->converged)(ksp, ksp->its, rnorm, &ksp->reason, ksp->cnvP));
   PetscCall(PetscInfo(ksp, "Iteration %" PetscInt_FMT ": updated residual norm %g, true residual norm %g: %s\n", ksp->its, (double)updated, (double)rnorm, ksp->reason > 0 ? "converged" : "going on from the true residual"));
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-  cab->nchecks_failed++;
-  PetscCall(VecCopy(cab->Wcol[1], cab->Wcol[0]));
-  *restart = PETSC_TRUE;
+  cab->stats.checks_failed++;
+  cab->stats.replacements++;
+  o->drift = o->drift_init = PETSC_MACHINE_EPSILON * o->tau * o->xscale; /* r = b - A x already in W(:,1) */
   if (ksp->its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s of outer iteration k: min(s, 2^k) with telescoping, s without; never more than adaptive s allows */
+static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, KSPCABiCGStabOuter *o)
+{
+  const PetscInt sk = (!cab->telescope || o->k >= 6) ? cab->s : PetscMin(cab->s, (PetscInt)1 << o->k); /* 2^6 > KSPCABICGSTAB_S_MAX */
+
+  return PetscMin(sk, o->s_cap);
+}
+
+/* Lines 6-8: the bases P of K_{2s+1}(Â, p) and R of K_{2s}(Â, r) from p, r (and rt = r after a restart), T', and
+   [g, G] = [P, R]^T [rt, P, R] with the one global reduction of the outer iteration */
+static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  Vec            *V   = cab->Vcol;
+
+  PetscFunctionBegin;
+  o->sk = KSPCABiCGStabOuterS(cab, o);
+  o->nb = 4 * o->sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
+  cab->stats.s_min = cab->stats.s_min ? PetscMin(cab->stats.s_min, o->s_cap) : o->s_cap;
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+  PetscCall(VecCopy(cab->Wcol[0], V[1]));
+  PetscCall(VecCopy(cab->Wcol[1], V[2 + 2 * o->sk]));
+  if (o->restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
+  o->restart = PETSC_FALSE;
+  PetscCall(KSPCABiCGStabBuildBases(ksp, o->sk));
+  PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+  PetscCall(KSPCABiCGStabBuildT(cab, o->sk));
+  PetscCall(KSPCABiCGStabGram(ksp, o->nb));
+  cab->stats.outer++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The convergence test that waited for this Gram matrix: ||r|| = G(R_0, R_0)^{1/2}, resolved (r is a basis vector).
+   A convergence claim with a large drift estimate is checked against b - A x; *again: the check failed and r was
+   replaced, so this outer iteration starts over from it.
+*/
+static PetscErrorCode KSPCABiCGStabPendingTest(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
+{
+  KSP_CABiCGStab   *cab   = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt    iR0   = 2 * o->sk + 1;
+  const PetscReal   rnorm = PetscSqrtReal(PetscAbsScalar(cab->GG[o->nb + iR0 + o->nb * iR0]));
+
+  PetscFunctionBegin;
+  *again          = PETSC_FALSE;
+  o->test_pending = PETSC_FALSE;
+  if (ksp->its == 0) { /* the initial residual norm */
+    KSPCheckNorm(ksp, rnorm);
+    o->ttol = PetscMax(ksp->rtol * rnorm, ksp->abstol);
+  }
+  PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
+  if (ksp->reason > 0 && o->drift > KSPCABICGSTAB_CHECK_FRACTION * o->ttol) {
+    PetscCall(KSPCABiCGStabCheckConvergence(ksp, o));
+    *again = ksp->reason ? PETSC_FALSE : PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Exact breakdown (rt, r) = 0 with r != 0: the next outer iteration restarts fully, p = rt = r */
+static PetscErrorCode KSPCABiCGStabRestart(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscInfo(ksp, "(rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", ksp->its));
+  o->restart = PETSC_TRUE;
+  ((KSP_CABiCGStab *)ksp->data)->stats.restarts++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Lines 9-21: s_k iterations of BiCGStab on the coordinate vectors a, c, e of p, r and x - x_m, no communication.
+
+   The Gram matrix gives squared norms (x, G x) with an absolute error of eps (sum_i |x_i| ||y_i||)^2: near a
+   breakdown of BiCGStab (a tiny (rt, Â p), so a huge alpha), q = r - alpha Â p is a cancellation that the vector
+   update resolves but (d, G d) does not. Then ||q||, (q, Â q) and (Â q, Â q) are noise, and the iteration ends the
+   outer iteration at its half step: x + alpha p and r = q are rebuilt, and the next outer iteration, whose Gram matrix
+   measures q afresh (it is a basis vector there), resumes the iteration at omega (o->resume, with alpha and rho kept).
+   The half step's ||q|| is tested there first: below the tolerance, the solve ends at x + alpha p. The iteration
+   count is BiCGStab's; an unresolved ||r|| likewise ends the outer iteration after the step, its test waiting for the
+   next Gram matrix. Only an exact (rt, r) = 0 restarts, fully (p = rt = r).
+*/
+static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb = o->nb, iR0 = 2 * o->sk + 1;
+  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  PetscScalar    *a = cab->coef, *c = cab->coef + nb, *e = cab->coef + 2 * nb, *g = cab->GG, *G = cab->GG + nb;
+  PetscScalar    *d = cab->d, *Ta = cab->Ta, *Td = cab->Td, *GTd = cab->GTd;
+  PetscScalar     rho = o->rho, alpha = o->alpha, omega, beta;
+  PetscBool       resume = o->resume, counted = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  /* line 9: a_0 = e_{P_0}, c_0 = e_{R_0}, e_0 = 0 */
+  PetscCall(PetscArrayzero(cab->coef, 3 * nb));
+  a[0]            = 1.0;
+  c[iR0]          = 1.0;
+  cab->nb_pending = nb;
+  o->resume       = PETSC_FALSE;
+  if (resume) { /* r = q of the half step: ||q|| resolved now; below the tolerance, x + alpha p (already in x) is the solution */
+    const PetscReal qnorm = PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]));
+
+    if (wantnorm && qnorm <= o->ttol) {
+      PetscCall(KSPCABiCGStabNextIteration(ksp));
+      PetscCall(CAKrylovKSPConvergenceTest(ksp, qnorm));
+      if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
+      counted = PETSC_TRUE; /* a convergence test of the user's own wants more: the iteration goes on at omega */
+    }
+  } else {
+    rho = g[iR0]; /* (rt, r_m) = (g, c_0) */
+    if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) PetscCall(KSPCABiCGStabRestart(ksp, o)); /* rt orthogonal to r != 0 */
+    else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r = 0 exactly (seen with KSP_NORM_NONE) */
+    else (void)CAKrylovKSPUnusable(ksp, rho, "(rt, r)");
+  }
+
+  for (PetscInt j = 0; j < o->sk && !ksp->reason && !o->restart; j++) {
+    PetscScalar qAq, AqAq, rho_new;
+    PetscReal   qq, rr = 0.0;
+    PetscBool   resolved = PETSC_TRUE;
+
+    DenseMult(nb, cab->Tp, nb, a, Ta); /* T'a: coordinates of Â p */
+    if (resume) { /* the half step was taken by the previous outer iteration: q = r */
+      PetscCall(PetscArraycpy(d, c, nb));
+      resume = PETSC_FALSE;
+    } else {
+      const PetscScalar den = DenseDot(nb, g, Ta); /* (rt, Â p) = (g, T'a) */
+
+      if (CAKrylovKSPUnusable(ksp, den, "(rt, Ap)")) break;
+      alpha = rho / den; /* line 11 */
+      if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
+      for (PetscInt i = 0; i < nb; i++) {
+        e[i] += alpha * a[i];       /* line 12: x += alpha p */
+        d[i] = c[i] - alpha * Ta[i]; /* line 13: q = r - alpha Â p */
+      }
+      if (!KSPCABiCGStabGramResolved(nb, G, d, cab->Gc, &qq)) { /* end the outer iteration at the half step: x + alpha p, r = q, p */
+        PetscCall(PetscArraycpy(c, d, nb));
+        o->resume = PETSC_TRUE;
+        o->alpha  = alpha;
+        o->rho    = rho;
+        cab->stats.early_ends++;
+        cab->stats.half_steps++;
+        break;
+      }
+    }
+    DenseMult(nb, cab->Tp, nb, d, Td); /* T'd: coordinates of Â q */
+    DenseMult(nb, G, nb, Td, GTd);     /* G T'd */
+    qAq  = DenseDot(nb, d, GTd);       /* (q, Â q)   = (d, G T'd) */
+    AqAq = DenseDot(nb, Td, GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
+    if (CAKrylovKSPUnusable(ksp, AqAq, "(Aq, Aq)")) break; /* Â q = 0 with q != 0 */
+    omega = qAq / AqAq;                                    /* line 15 */
+    if (CAKrylovKSPUnusable(ksp, omega, "omega")) break;
+    for (PetscInt i = 0; i < nb; i++) {
+      e[i] += omega * d[i];        /* line 16: x += omega q */
+      c[i] = d[i] - omega * Td[i]; /* line 17: r = q - omega Â q */
+    }
+    if (!counted) PetscCall(KSPCABiCGStabNextIteration(ksp));
+    counted = PETSC_FALSE;
+    if (wantnorm) { /* line 18: ||r|| = (c, G c)^{1/2} when the Gram matrix resolves it; else the next one will */
+      resolved = KSPCABiCGStabGramResolved(nb, G, c, cab->Gc, &rr);
+      if (resolved) rr = PetscSqrtReal(rr);
+      else if (PetscIsInfOrNanReal(rr)) ksp->reason = KSP_DIVERGED_NANORINF;
+      else o->test_pending = PETSC_TRUE;
+      if (ksp->reason) break;
+    }
+    if (!o->test_pending) PetscCall(CAKrylovKSPConvergenceTest(ksp, rr));
+    if (ksp->reason) break;
+    rho_new = DenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
+    if (rho_new == 0.0) {         /* rt orthogonal to r (r != 0: not converged) */
+      PetscCall(KSPCABiCGStabRestart(ksp, o));
+      break;
+    }
+    if (CAKrylovKSPUnusable(ksp, rho_new, "(rt, r)")) break;
+    beta = (alpha / omega) * (rho_new / rho); /* line 19 */
+    if (CAKrylovKSPUnusable(ksp, beta, "beta")) break;
+    for (PetscInt i = 0; i < nb; i++) a[i] = c[i] + beta * (a[i] - omega * Ta[i]); /* line 20: p = r + beta (p - omega Â p) */
+    rho = rho_new;
+    if (o->test_pending) { /* ||r|| unresolved: p and r rebuilt, measured by the next Gram matrix */
+      cab->stats.early_ends++;
+      break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Adaptive s (after Carson, 2018): r = [P, R] c is rebuilt with a relative error of about eps sum_i |c_i| ||y_i|| / ||r||.
+   Once that amplification exceeds 1/sqrt(eps) (half of the digits lost), the next outer iterations use half the s_k;
+   once it is below eps^(-1/4) again, twice as many, up to s.
+*/
+static PetscErrorCode KSPCABiCGStabAdaptS(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb = o->nb;
+  PetscScalar    *c = cab->coef + nb, *G = cab->GG + nb;
+  PetscReal       rr, amplification;
+
+  PetscFunctionBegin;
+  if (KSPCABiCGStabGramResolved(nb, G, c, cab->Gc, &rr)) amplification = KSPCABiCGStabCoordinateScale(nb, G, c) / PetscSqrtReal(rr);
+  else amplification = PETSC_MAX_REAL;
+  PetscCall(PetscInfo(ksp, "Outer iteration %" PetscInt_FMT ", s_k = %" PetscInt_FMT ": coordinate amplification of r %g\n", o->k, o->sk, (double)amplification));
+  if (amplification > 1.0 / PetscSqrtReal(PETSC_MACHINE_EPSILON) && o->sk > 1) {
+    o->s_cap = PetscMax(1, o->sk / 2);
+    cab->stats.s_lowered++;
+  } else if (amplification < PetscPowReal(PETSC_MACHINE_EPSILON, -0.25) && o->s_cap < cab->s) {
+    o->s_cap = PetscMin(cab->s, 2 * o->s_cap);
+    cab->stats.s_raised++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Lines 22-24: [p, r, dx] = [P, R] [a, c, e], x += M^{-1} dx (only dx when the solve ends, unless a convergence claim is
+   to be checked: a failed check goes on with p), then what follows an outer iteration: the drift estimate, the check
+   of a convergence claim, residual replacement, adaptive s.
+*/
+static PetscErrorCode KSPCABiCGStabOuterEnd(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb  = o->nb;
+  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  PetscScalar    *a = cab->coef, *c = cab->coef + nb, *e = cab->coef + 2 * nb, *G = cab->GG + nb;
+  PetscBool       check;
+
+  PetscFunctionBegin;
+  if (o->restart) PetscCall(PetscArraycpy(a, c, nb)); /* p = r */
+  if (wantnorm && ksp->reason != KSP_DIVERGED_NANORINF) { /* drift: eps sum_i (|c_i| + ||Â|| |e_i|) ||y_i|| */
+    const PetscReal escale = KSPCABiCGStabCoordinateScale(nb, G, e);
+
+    o->tau = PetscMax(o->tau, KSPCABiCGStabOperatorNorm(cab, nb, G));
+    o->xscale += escale;
+    o->drift += PETSC_MACHINE_EPSILON * (KSPCABiCGStabCoordinateScale(nb, G, c) + o->tau * escale);
+  }
+  check = ksp->reason > 0 && wantnorm && o->drift > KSPCABICGSTAB_CHECK_FRACTION * o->ttol ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
+  if (ksp->reason != KSP_DIVERGED_NANORINF) { /* else the basis may hold Inf/NaN (0 * NaN = NaN): keep x_m, the last finite iterate */
+    if (ksp->reason && !check) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
+    else PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
+    PetscCall(KSPCABiCGStabAddIncrement(ksp, ksp->vec_sol, ksp->vec_sol));
+  }
+  cab->nb_pending = 0;
+  PetscCall(PetscLogEventEnd(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
+  if (check) PetscCall(KSPCABiCGStabCheckConvergence(ksp, o));
+  else if (!ksp->reason && !o->test_pending) { /* replacement when the drift crosses sqrt(eps) ||r|| and has grown since r was last b - A x (Van der Vorst and Ye) */
+    const PetscBool small = o->drift <= PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm ? PETSC_TRUE : PETSC_FALSE;
+
+    if (cab->replacement && o->drift_small && !small && o->drift > 1.1 * o->drift_init) {
+      PetscCall(PetscInfo(ksp, "Iteration %" PetscInt_FMT ": drift estimate %g > sqrt(eps) ||r|| = %g: r replaced by b - A x\n", ksp->its, (double)o->drift, (double)(PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm)));
+      PetscCall(KSPCABiCGStabReplaceResidual(ksp, o));
+      cab->stats.replacements++;
+    }
+    o->drift_small = small;
+  }
+  if (!ksp->reason && cab->adaptive) PetscCall(KSPCABiCGStabAdaptS(ksp, o));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  Vec             X = ksp->vec_sol, B = ksp->vec_rhs, *V = cab->Vcol;
-  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt        nloc, sk = KSPCABiCGStabOuterS(cab, 0);
-  PetscBool       test_pending = PETSC_FALSE; /* the convergence test of iteration ksp->its waits for the next Gram matrix */
-  PetscBool       restart      = PETSC_FALSE; /* the next outer iteration restarts with p = rt = r */
-  PetscReal       drift = 0.0, xscale = 0.0, tau = 0.0; /* drift estimate of the updated residual, scale of x - x_0, ||Â|| estimate */
-  PetscReal       ttol  = 0.0;                          /* the tolerance the convergence test applies (default test) */
+  KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
+  KSPCABiCGStabOuter o   = {.s_cap = cab->s, .drift_small = PETSC_TRUE};
+  PetscInt           nloc;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(B, &nloc));
+  PetscCall(VecGetLocalSize(ksp->vec_rhs, &nloc));
   PetscCheck(nloc == cab->nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vector length %" PetscInt_FMT " differs from the %" PetscInt_FMT " KSPSetUp() saw; call KSPReset() after changing the problem size", nloc, cab->nloc);
-  cab->nsolves++;
+  cab->stats.solves++;
   cab->nb_pending = 0;
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
   PetscCall(KSPCABiCGStabSetUpBasis(ksp)); /* Newton, Chebyshev: the spectrum is estimated once per operator */
 
-  /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), placed where outer iteration 0 keeps R_0; p_0 = rt = r_0 */
-  if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
-  PetscCall(KSPInitialResidual(ksp, X, cab->t, cab->Wcol[0], V[2 + 2 * sk], B));
-  PetscCall(VecCopy(V[2 + 2 * sk], V[1]));
-  PetscCall(VecCopy(V[2 + 2 * sk], V[0]));
+  /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), p_0 = rt = r_0 */
+  if (ksp->guess_zero) PetscCall(VecSet(ksp->vec_sol, 0.0));
+  PetscCall(KSPInitialResidual(ksp, ksp->vec_sol, cab->t, cab->Wcol[0], cab->Wcol[1], ksp->vec_rhs));
+  PetscCall(VecCopy(cab->Wcol[1], cab->Wcol[0]));
+  o.restart = PETSC_TRUE;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its = 0;
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  if (wantnorm) test_pending = PETSC_TRUE; /* ||r_0|| = G(R_0, R_0)^{1/2} comes with the first Gram matrix: no reduction of its own */
+  if (ksp->normtype != KSP_NORM_NONE) o.test_pending = PETSC_TRUE; /* ||r_0|| comes with the first Gram matrix: no reduction of its own */
   else PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
 
-  for (PetscInt k = 0; !ksp->reason; k++) {
-    PetscInt     nb, iR0;
-    PetscScalar *a, *c, *e, *g, *G, rho, alpha, omega, beta;
+  for (o.k = 0; !ksp->reason; o.k++) {
+    PetscCall(KSPCABiCGStabOuterBegin(ksp, &o));
+    if (o.test_pending) {
+      PetscBool again;
 
-    sk  = KSPCABiCGStabOuterS(cab, k);
-    nb  = 4 * sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
-    iR0 = 2 * sk + 1;
-    a   = cab->coef;
-    c   = cab->coef + nb;
-    e   = cab->coef + 2 * nb;
-    g   = cab->GG;
-    G   = cab->GG + nb;
-
-    /* lines 6-7: P = [p, Âp, ..., Â^{2s} p], R = [r, Âr, ..., Â^{2s-1} r] (p, r rebuilt by the previous outer iteration) */
-    PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
-    if (k > 0) {
-      PetscCall(VecCopy(cab->Wcol[0], V[1]));
-      PetscCall(VecCopy(cab->Wcol[1], V[1 + iR0]));
-      if (restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
-      restart = PETSC_FALSE;
-    }
-    PetscCall(KSPCABiCGStabBuildBases(ksp, sk));
-    PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
-    PetscCall(KSPCABiCGStabBuildT(cab, sk));
-
-    /* line 8: [g, G] = [P, R]^T [rt, P, R], the one global reduction */
-    PetscCall(KSPCABiCGStabGram(ksp, nb));
-    cab->nouter++;
-    if (test_pending) { /* ||r_0||, or the previous outer iteration ended on a norm the Gram matrix could not resolve: ||r|| = G(R_0, R_0)^{1/2} now */
-      const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]));
-
-      test_pending = PETSC_FALSE;
-      if (ksp->its == 0) { /* the initial residual norm */
-        KSPCheckNorm(ksp, rnorm);
-        ttol = PetscMax(ksp->rtol * rnorm, ksp->abstol);
-      }
-      PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
-      if (ksp->reason > 0 && drift > KSPCABICGSTAB_CHECK_FRACTION * ttol) {
-        PetscCall(KSPCABiCGStabCheckTrueResidual(ksp, &restart));
-        if (restart) {
-          drift = PETSC_MACHINE_EPSILON * tau * xscale; /* b - A x is exact up to the rounding of A x */
-          continue;
-        }
-      }
+      PetscCall(KSPCABiCGStabPendingTest(ksp, &o, &again));
       if (ksp->reason) break;
+      if (again) continue; /* r was replaced by b - A x: a new basis from it */
     }
-
-    /* line 9: a_0 = e_{P_0}, c_0 = e_{R_0}, e_0 = 0 */
-    PetscCall(PetscArrayzero(cab->coef, 3 * nb));
-    a[0]            = 1.0;
-    c[iR0]          = 1.0;
-    cab->nb_pending = nb;
-    rho             = g[iR0]; /* (rt, r_m) = (g, c_0) */
-    if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) restart = PETSC_TRUE; /* rt orthogonal to r != 0: restart below */
-    else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r = 0 exactly (seen here with KSP_NORM_NONE) */
-    else (void)CAKrylovKSPUnusable(ksp, rho, "(rt, r)");
-
-    /* lines 10-21: s_k iterations of BiCGStab on the coordinates, no communication */
-    for (PetscInt j = 0; j < sk && !ksp->reason && !restart; j++) {
-      PetscScalar den, qAq, AqAq, rho_new;
-      PetscReal   qq, rr = 0.0;
-
-      DenseMult(nb, cab->Tp, nb, a, cab->Ta);  /* T'a: coordinates of Â p */
-      den = DenseDot(nb, g, cab->Ta);          /* (rt, Â p) = (g, T'a) */
-      if (CAKrylovKSPUnusable(ksp, den, "(rt, Ap)")) break;
-      alpha = rho / den;                       /* line 11 */
-      if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
-      for (PetscInt i = 0; i < nb; i++) {
-        e[i] += alpha * a[i];                  /* line 12: x += alpha p */
-        cab->d[i] = c[i] - alpha * cab->Ta[i]; /* line 13: q = r - alpha Â p */
-      }
-      if (!GramResolved(nb, G, cab->d, cab->Gc, &qq)) { /* line 14: q = 0 to the accuracy of the basis: x + alpha p is the */
-        PetscCall(KSPCABiCGStabNextIteration(ksp));      /* new iterate, r = q; restart with p = r and let the next Gram */
-        for (PetscInt i = 0; i < nb; i++) a[i] = c[i] = cab->d[i]; /* matrix measure ||r|| */
-        if (wantnorm) test_pending = PETSC_TRUE;
-        else PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
-        break;
-      }
-      DenseMult(nb, cab->Tp, nb, cab->d, cab->Td); /* T'd: coordinates of Â q */
-      DenseMult(nb, G, nb, cab->Td, cab->GTd);     /* G T'd */
-      qAq  = DenseDot(nb, cab->d, cab->GTd);       /* (q, Â q)   = (d, G T'd) */
-      AqAq = DenseDot(nb, cab->Td, cab->GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
-      if (CAKrylovKSPUnusable(ksp, AqAq, "(Aq, Aq)")) break; /* Â q = 0 with q != 0 */
-      omega = qAq / AqAq; /* line 15 */
-      if (CAKrylovKSPUnusable(ksp, omega, "omega")) break;
-      for (PetscInt i = 0; i < nb; i++) {
-        e[i] += omega * cab->d[i];              /* line 16: x += omega q */
-        c[i] = cab->d[i] - omega * cab->Td[i];  /* line 17: r = q - omega Â q */
-      }
-      PetscCall(KSPCABiCGStabNextIteration(ksp));
-      if (wantnorm) { /* line 18: ||r|| = (c, G c)^{1/2} when the Gram matrix resolves it; else the next one will */
-        if (GramResolved(nb, G, c, cab->Gc, &rr)) rr = PetscSqrtReal(rr);
-        else if (PetscIsInfOrNanReal(rr)) ksp->reason = KSP_DIVERGED_NANORINF;
-        else test_pending = PETSC_TRUE;
-        if (ksp->reason) break;
-      }
-      if (!test_pending) PetscCall(CAKrylovKSPConvergenceTest(ksp, rr));
-      if (ksp->reason) break;
-      rho_new = DenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
-      if (rho_new == 0.0) { /* rt orthogonal to r (r != 0: not converged): restart below */
-        restart = PETSC_TRUE;
-        break;
-      }
-      if (CAKrylovKSPUnusable(ksp, rho_new, "(rt, r)")) break;
-      beta = (alpha / omega) * (rho_new / rho); /* line 19 */
-      if (CAKrylovKSPUnusable(ksp, beta, "beta")) break;
-      for (PetscInt i = 0; i < nb; i++) a[i] = c[i] + beta * (a[i] - omega * cab->Ta[i]); /* line 20: p = r + beta (p - omega Â p) */
-      rho = rho_new;
-      if (test_pending) break;
-    }
-
-    if (restart) { /* exact breakdown (rt, r) = 0 with r != 0: continue from p = rt = r, set at the next outer iteration */
-      PetscCall(PetscInfo(ksp, "(rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", ksp->its));
-      PetscCall(PetscArraycpy(a, c, nb));
-    }
-
-    /* the drift of the updated residual from b - A x this outer iteration may add (rebuild of r and x, basis rounding):
-       eps nb sum_i (|c_i| + ||Â|| |e_i|) ||y_i||, summed over outer iterations; Van der Vorst and Ye's estimate in coordinates */
-    if (wantnorm && ksp->reason != KSP_DIVERGED_NANORINF) {
-      const PetscReal escale = KSPCABiCGStabCoordinateScale(nb, G, e);
-
-      tau = PetscMax(tau, KSPCABiCGStabOperatorNorm(cab, nb, G));
-      xscale += escale;
-      drift += PETSC_MACHINE_EPSILON * nb * (KSPCABiCGStabCoordinateScale(nb, G, c) + tau * escale);
-    }
-
-    /* lines 22-24: [p, r, dx] = [P, R][a, c, e] (only dx when the solve ends), x += M^{-1} dx */
-    PetscCall(PetscLogEventBegin(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
-    if (ksp->reason != KSP_DIVERGED_NANORINF) { /* else the basis may hold Inf/NaN (0 * NaN = NaN): keep x_m, the last finite iterate */
-      if (ksp->reason) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
-      else PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
-      PetscCall(KSPCABiCGStabAddIncrement(ksp, X, X));
-    }
-    cab->nb_pending = 0;
-    PetscCall(PetscLogEventEnd(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
-
-    if (ksp->reason > 0 && wantnorm && drift > KSPCABICGSTAB_CHECK_FRACTION * ttol) { /* converged by the updated norm: is it true? */
-      PetscCall(KSPCABiCGStabCheckTrueResidual(ksp, &restart));
-      if (restart) drift = PETSC_MACHINE_EPSILON * tau * xscale;
-    } else if (!ksp->reason && cab->replacement && !test_pending && drift > PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm) {
-      PetscCall(PetscInfo(ksp, "Iteration %" PetscInt_FMT ": drift estimate %g > sqrt(eps) ||r|| = %g: r replaced by b - A x\n", ksp->its, (double)drift, (double)(PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm)));
-      PetscCall(KSPCABiCGStabTrueResidual(ksp, cab->Wcol[1])); /* residual replacement: its norm comes with the next Gram matrix */
-      cab->nreplacements++;
-      drift = PETSC_MACHINE_EPSILON * tau * xscale;
-    }
+    PetscCall(KSPCABiCGStabInnerIterations(ksp, &o));
+    PetscCall(KSPCABiCGStabOuterEnd(ksp, &o));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -661,8 +796,9 @@ static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
 
 static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  PetscBool       isascii;
+  KSP_CABiCGStab                *cab = (KSP_CABiCGStab *)ksp->data;
+  const KSPCABiCGStabStatistics *st  = &cab->stats;
+  PetscBool                      isascii;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
@@ -670,9 +806,11 @@ static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  s = %" PetscInt_FMT ", basis %s, telescoping %s\n", cab->s, KSPCABiCGStabBases[cab->basis], cab->telescope ? "on (s_k = min(s, 2^k))" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrix reduction: %" PetscInt_FMT " scalars per outer iteration at s (%s)\n", KSPCABiCGStabGramCount(cab, 4 * cab->s + 1), cab->symmetric ? "g and the upper triangle of the symmetric G" : "g and all of G"));
   PetscCall(KSPCABiCGStabViewBasis(ksp, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  basis built %s; residual replacement %s\n", cab->paired ? "in pairs [Â p_i, Â r_i] (two-column products)" : "column by column", cab->replacement ? "on" : "off"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " outer iterations (Gram matrices), %" PetscInt_FMT " inner iterations, %" PetscInt_FMT " global reductions\n", cab->nsolves, cab->nouter, cab->ninner, cab->nreductions));
-  if (cab->nchecks || cab->nreplacements) PetscCall(PetscViewerASCIIPrintf(viewer, "  true residual checked at convergence %" PetscInt_FMT " times (%" PetscInt_FMT " failed: the solve went on); residual replaced %" PetscInt_FMT " times\n", cab->nchecks, cab->nchecks_failed, cab->nreplacements));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  basis built %s; residual replacement %s%s; adaptive s %s\n", cab->paired ? "in pairs [Â p_i, Â r_i] (two-column products)" : "column by column", cab->replacement ? "on" : "off", cab->replacement_set ? "" : " (the basis's default)", cab->adaptive ? "on" : "off"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " outer iterations (Gram matrices), %" PetscInt_FMT " inner iterations, %" PetscInt_FMT " global reductions\n", st->solves, st->outer, st->inner, st->reductions));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations ended early (unresolved q): %" PetscInt_FMT ", at a half step: %" PetscInt_FMT "; full restarts: %" PetscInt_FMT "; residual replacements: %" PetscInt_FMT "\n", st->early_ends, st->half_steps, st->restarts, st->replacements));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence claims checked against b - A x: %" PetscInt_FMT " (%" PetscInt_FMT " failed: the solve went on)\n", st->checks, st->checks_failed));
+  if (cab->adaptive && st->solves) PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive s: s_k lowered %" PetscInt_FMT " times, raised %" PetscInt_FMT " times; smallest s_k allowed %" PetscInt_FMT "\n", st->s_lowered, st->s_raised, st->s_min));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -681,7 +819,7 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
   PetscInt           s   = cab->s;
   KSPCABiCGStabBasis basis = cab->basis;
-  PetscBool          telescope = cab->telescope, symmetric = cab->symmetric, replacement = cab->replacement, paired = cab->paired, flg, given;
+  PetscBool          telescope = cab->telescope, symmetric = cab->symmetric, replacement = cab->replacement, paired = cab->paired, adaptive = cab->adaptive, flg, given;
   PetscReal          spectrum[2] = {cab->lmin, cab->lmax};
   PetscInt           nspectrum   = 2;
 
@@ -702,8 +840,10 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
     PetscCheck(flg && nspectrum == 2, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-ksp_cabicgstab_spectrum needs two values lmin,lmax; %" PetscInt_FMT " given", flg ? nspectrum : 0);
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, spectrum[0], spectrum[1]));
   }
-  PetscCall(PetscOptionsBool("-ksp_cabicgstab_residual_replacement", "Replace the residual by b - A x at outer-iteration boundaries when its drift grows", "KSPCABiCGStabSetResidualReplacement", replacement, &replacement, &flg));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_residual_replacement", "Replace the residual by b - A x at outer-iteration boundaries when its drift grows (default: on for newton, chebyshev)", "KSPCABiCGStabSetResidualReplacement", replacement, &replacement, &flg));
   if (flg) PetscCall(KSPCABiCGStabSetResidualReplacement(ksp, replacement));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_adaptive_s", "Lower s_k while the coordinates of r lose more than half of their digits", "KSPCABiCGStabSetAdaptiveS", adaptive, &adaptive, &flg));
+  if (flg) PetscCall(KSPCABiCGStabSetAdaptiveS(ksp, adaptive));
   PetscCall(PetscOptionsBool("-ksp_cabicgstab_paired", "Build the bases of p and r together, two columns per operator application", "KSPCABiCGStabSetPaired", paired, &paired, &flg));
   if (flg) PetscCall(KSPCABiCGStabSetPaired(ksp, paired));
   PetscOptionsHeadEnd();
@@ -737,6 +877,7 @@ static PetscErrorCode KSPCABiCGStabSetBasis_CABiCGStab(KSP ksp, KSPCABiCGStabBas
   PetscCheck(basis >= KSP_CABICGSTAB_BASIS_MONOMIAL && basis <= KSP_CABICGSTAB_BASIS_CHEBYSHEV, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Unknown KSPCABiCGStabBasis %d", (int)basis);
   if (basis != cab->basis) cab->coefficients_ready = PETSC_FALSE;
   cab->basis = basis;
+  if (!cab->replacement_set) cab->replacement = basis != KSP_CABICGSTAB_BASIS_MONOMIAL ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -797,7 +938,7 @@ static PetscErrorCode KSPCABiCGStabSetSpectrum_CABiCGStab(KSP ksp, PetscReal lmi
 static PetscErrorCode KSPCABiCGStabGetSpectrum_CABiCGStab(KSP ksp, PetscReal *lmin, PetscReal *lmax, PetscReal *imax)
 {
   KSP_CABiCGStab *cab   = (KSP_CABiCGStab *)ksp->data;
-  const PetscBool known = cab->user_spectrum || cab->nestimates ? PETSC_TRUE : PETSC_FALSE;
+  const PetscBool known = cab->user_spectrum || cab->stats.estimates ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   if (lmin) *lmin = known ? cab->lmin : 0.0;
@@ -808,8 +949,11 @@ static PetscErrorCode KSPCABiCGStabGetSpectrum_CABiCGStab(KSP ksp, PetscReal *lm
 
 static PetscErrorCode KSPCABiCGStabSetResidualReplacement_CABiCGStab(KSP ksp, PetscBool replacement)
 {
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
   PetscFunctionBegin;
-  ((KSP_CABiCGStab *)ksp->data)->replacement = replacement;
+  cab->replacement     = replacement;
+  cab->replacement_set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -834,6 +978,27 @@ static PetscErrorCode KSPCABiCGStabGetPaired_CABiCGStab(KSP ksp, PetscBool *pair
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPCABiCGStabSetAdaptiveS_CABiCGStab(KSP ksp, PetscBool adaptive)
+{
+  PetscFunctionBegin;
+  ((KSP_CABiCGStab *)ksp->data)->adaptive = adaptive;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetAdaptiveS_CABiCGStab(KSP ksp, PetscBool *adaptive)
+{
+  PetscFunctionBegin;
+  *adaptive = ((KSP_CABiCGStab *)ksp->data)->adaptive;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabGetStatistics_CABiCGStab(KSP ksp, KSPCABiCGStabStatistics *stats)
+{
+  PetscFunctionBegin;
+  *stats = ((KSP_CABiCGStab *)ksp->data)->stats;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
 {
   PetscFunctionBegin;
@@ -852,6 +1017,9 @@ static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetAdaptiveS_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetAdaptiveS_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetStatistics_C", NULL));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -870,8 +1038,9 @@ static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
 
   Notes:
   Each outer iteration builds 4s+1 basis vectors (4s-1 operator applications) and reduces a
-  (4s+1) x (4s+2) Gram matrix. The monomial basis loses accuracy beyond s of about 4; the Newton and
-  Chebyshev bases (`KSPCABiCGStabSetBasis()`) keep s = 8 to 16 usable.
+  (4s+1) x (4s+2) Gram matrix. The monomial basis loses accuracy beyond s of about 4 (adaptive s,
+  `KSPCABiCGStabSetAdaptiveS()`, then keeps its s_k near 4); the Newton and Chebyshev bases (`KSPCABiCGStabSetBasis()`)
+  track `KSPBCGS` up to s = 32 (within 1.2x its iterations up to s = 16, 1.3x at 24 and 32 on the s-study's problems).
 
   Level: intermediate
 
@@ -1165,25 +1334,26 @@ PetscErrorCode KSPCABiCGStabGetSpectrum(KSP ksp, PetscReal *lmin, PetscReal *lma
 - replacement - `PETSC_TRUE` to replace the recursively updated residual by the true one when its drift grows
 
   Options Database Key:
-. -ksp_cabicgstab_residual_replacement <bool> - on or off (default off)
+. -ksp_cabicgstab_residual_replacement <bool> - on or off (default: on for the Newton and Chebyshev bases, off for monomial)
 
   Notes:
   The residual an s-step method updates in coordinates drifts away from b - A x by rounding errors that grow
   with the basis. The solver estimates that drift from the Gram matrices it already has (no communication):
-  per outer iteration, eps (sum_i (|c_i| + |e_i| ||Â||) ||y_i||) with c, e the coordinates of r and of the
-  update of x, y_i the basis vectors and ||Â|| the largest ||Â y_i|| / ||y_i||. With replacement on, when the
-  accumulated drift exceeds sqrt(eps) ||r|| (the criterion of Van der Vorst and Ye, as Carson and Demmel
-  apply it to s-step methods), r is replaced at the end of the outer iteration by b - A x: one operator
-  application, no global reduction (the next Gram matrix measures it), and the drift estimate starts again.
+  per outer iteration, eps sum_i (|c_i| + |e_i| ||Â||) ||y_i||, with c, e the coordinates of r and of the
+  update of x, y_i the basis vectors and ||Â|| the largest ||Â y_i|| / ||y_i||. With replacement on, r is replaced at
+  the end of the outer iteration in which the accumulated drift crosses sqrt(eps) ||r|| and has grown beyond the
+  rounding of the last b - A x (the criterion of Van der Vorst and Ye, as Carson and Demmel apply it to s-step
+  methods): one operator application, no global reduction (the next Gram matrix measures it), p and rt kept.
 
   Independently of this option, a solve that claims convergence while the drift estimate exceeds 1 % of the
   tolerance first checks the true residual (one operator application and one reduction) and, if it does not
-  pass the convergence test, continues from it. So a converged solve's true residual norm is at most 1.01
-  times the tolerance (by the estimate), or at most the tolerance (checked). `-ksp_view` counts both events.
+  pass the convergence test, goes on from it by residual replacement (p and rt kept; never a cold restart). So a
+  converged solve's true residual norm is at most 1.01 times the tolerance (by the estimate), or at most the
+  tolerance (checked). `-ksp_view` and `KSPCABiCGStabGetStatistics()` count both events.
 
   Level: advanced
 
-.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetResidualReplacement()`
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetResidualReplacement()`, `KSPCABiCGStabGetStatistics()`
 @*/
 PetscErrorCode KSPCABiCGStabSetResidualReplacement(KSP ksp, PetscBool replacement)
 {
@@ -1274,6 +1444,91 @@ PetscErrorCode KSPCABiCGStabGetPaired(KSP ksp, PetscBool *paired)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  KSPCABiCGStabSetAdaptiveS - Turns adaptive s of `KSPCABICGSTAB` on or off
+
+  Logically Collective
+
+  Input Parameters:
++ ksp      - the Krylov solver
+- adaptive - `PETSC_TRUE` (default): lower s_k for the next outer iterations while the coordinates of r lose too many digits
+
+  Options Database Key:
+. -ksp_cabicgstab_adaptive_s <bool> - on or off
+
+  Notes:
+  After Carson (2018). The residual r = [P, R] c rebuilt at the end of an outer iteration carries a relative error of
+  about eps sum_i |c_i| ||y_i|| / ||r||. When that amplification exceeds 1/sqrt(eps), half of the digits are gone, and
+  the next outer iterations use s_k / 2; when it is below eps^(-1/4) again, s_k doubles back, up to s. A safety net for
+  large s: it keeps the monomial basis near s_k = 4 whatever s is, and seldom acts on the Newton and Chebyshev bases
+  (mostly after an outer iteration that ended early). `-ksp_view` and `KSPCABiCGStabGetStatistics()` report how often
+  s_k was lowered and raised and the smallest s_k it allowed.
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetAdaptiveS()`, `KSPCABiCGStabSetS()`
+@*/
+PetscErrorCode KSPCABiCGStabSetAdaptiveS(KSP ksp, PetscBool adaptive)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(ksp, adaptive, 2);
+  PetscTryMethod(ksp, "KSPCABiCGStabSetAdaptiveS_C", (KSP, PetscBool), (ksp, adaptive));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetAdaptiveS - Tells whether adaptive s of `KSPCABICGSTAB` is on
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. adaptive - `PETSC_TRUE` if adaptive s is on
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabSetAdaptiveS()`
+@*/
+PetscErrorCode KSPCABiCGStabGetAdaptiveS(KSP ksp, PetscBool *adaptive)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(adaptive, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetAdaptiveS_C", (KSP, PetscBool *), (ksp, adaptive));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  KSPCABiCGStabGetStatistics - Gets what the solves of a `KSPCABICGSTAB` did: iterations, reductions, early ends,
+  restarts, residual replacements, checks, adaptive s, spectrum estimates
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the Krylov solver
+
+  Output Parameter:
+. stats - the counts, summed over all solves of the solver
+
+  Notes:
+  `-ksp_view` prints the same. Counts of one solve are differences of two calls.
+
+  Level: advanced
+
+.seealso: `KSPCABICGSTAB`, `KSPCABiCGStabStatistics`
+@*/
+PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stats)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscAssertPointer(stats, 2);
+  PetscUseMethod(ksp, "KSPCABiCGStabGetStatistics_C", (KSP, KSPCABiCGStabStatistics *), (ksp, stats));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    KSPCABICGSTAB - s-step (communication-avoiding) BiCGStab: one global reduction per s iterations
 
@@ -1283,8 +1538,9 @@ PetscErrorCode KSPCABiCGStabGetPaired(KSP ksp, PetscBool *paired)
 .  -ksp_cabicgstab_spectrum <lmin,lmax>           - interval of the spectrum of the preconditioned operator (newton, chebyshev); estimated if not given
 .  -ksp_cabicgstab_telescope <true>               - outer iteration k uses s_k = min(s, 2^k)
 .  -ksp_cabicgstab_symmetric_gram <true>          - reduce only g and the upper triangle of the symmetric Gram matrix
-.  -ksp_cabicgstab_residual_replacement <false>   - replace the residual by b - A x when its drift estimate grows
--  -ksp_cabicgstab_paired <false>                 - build [Â^k p, Â^k r] as two-column products (one halo exchange per pair)
+.  -ksp_cabicgstab_residual_replacement           - replace the residual by b - A x when its drift estimate grows (default: on for newton, chebyshev)
+.  -ksp_cabicgstab_paired <false>                 - build [Â^k p, Â^k r] as two-column products (one halo exchange per pair)
+-  -ksp_cabicgstab_adaptive_s <true>              - lower s_k while the coordinates of r lose more than half of their digits
 
    Level: intermediate
 
@@ -1307,13 +1563,23 @@ PetscErrorCode KSPCABiCGStabGetPaired(KSP ksp, PetscBool *paired)
    estimated once per operator by a few GMRES steps, or given), see `KSPCABiCGStabSetBasis()`.
 
    Accuracy: a solve that claims convergence while the rounding-drift estimate of its updated residual exceeds 1 %
-   of the tolerance checks b - A x (one more reduction) and goes on from it if it fails the test, so the true
-   residual norm of a converged solve is at most 1.01 times the tolerance (see `KSPCABiCGStabSetResidualReplacement()`).
+   of the tolerance checks b - A x (one more reduction) and goes on from it by residual replacement if it fails the
+   test, so the true residual norm of a converged solve is at most 1.01 times the tolerance; with the Newton and
+   Chebyshev bases the residual is also replaced during the solve when its drift grows (see
+   `KSPCABiCGStabSetResidualReplacement()`).
+
+   Large s: the Gram matrix gives squared norms with an absolute error of eps (sum_i |x_i| ||y_i||)^2. Near a breakdown
+   of BiCGStab (a huge alpha) the ||q|| of the half step is a cancellation it cannot resolve; the outer iteration then
+   ends at the half step and the next one, whose Gram matrix measures q afresh, resumes the iteration at omega (the
+   iteration count stays BiCGStab's; one reduction more). An unresolved ||r|| likewise ends the outer iteration after
+   the step. Only an exact (rt, r) = 0 restarts, and fully (p = rt = r). Adaptive s (`KSPCABiCGStabSetAdaptiveS()`)
+   halves s_k while the rebuilt r loses more than half of its digits. `-ksp_view` and `KSPCABiCGStabGetStatistics()`
+   report early ends, half steps, restarts, replacements, checks and the s_k adaptive s allowed.
 
    Each inner iteration counts in `KSPGetIterationNumber()` and goes through the monitors and the
    convergence test, so iteration counts compare with `KSPBCGS`; `KSPBuildSolution()` and
-   `KSPBuildResidual()` give the current iterate at any inner iteration. Breakdowns ((rt, r) = 0,
-   (rt, Âp) = 0, omega = 0) end the solve with `KSP_DIVERGED_BREAKDOWN`, non-finite coefficients with
+   `KSPBuildResidual()` give the current iterate at any inner iteration. Breakdowns ((rt, Âp) = 0,
+   omega = 0) end the solve with `KSP_DIVERGED_BREAKDOWN`, non-finite coefficients with
    `KSP_DIVERGED_NANORINF`; x then holds the last finite iterate.
 
    Cost: 4s+2 vectors of extra memory (the basis and rt, one contiguous block), 4s-1 operator and
@@ -1326,13 +1592,15 @@ PetscErrorCode KSPCABiCGStabGetPaired(KSP ksp, PetscBool *paired)
    s-step Krylov subspace methods as bottom solvers for geometric multigrid, IPDPS 2014.
 .  * - Z. Bai, D. Hu, L. Reichel, A Newton basis GMRES implementation, IMA J. Numer. Anal. 14 (1994).
 .  * - M. Hoemmen, Communication-avoiding Krylov subspace methods, PhD thesis, UC Berkeley, 2010 (Ch. 7, bases).
--  * - E. Carson, J. Demmel, A residual replacement strategy for improving the maximum attainable accuracy
+.  * - E. Carson, J. Demmel, A residual replacement strategy for improving the maximum attainable accuracy
    of s-step Krylov subspace methods, SIAM J. Matrix Anal. Appl. 35 (2014); H. van der Vorst, Q. Ye, Residual
    replacement strategies for Krylov subspace iterative methods for the convergence of true residuals, SISC 22 (2000).
+-  * - E. Carson, The adaptive s-step conjugate gradient method, SIAM J. Matrix Anal. Appl. 39 (2018).
 
 .seealso: `KSPCreate()`, `KSPSetType()`, `KSPBCGS`, `KSPCABiCGStabSetS()`, `KSPCABiCGStabSetBasis()`,
           `KSPCABiCGStabSetSpectrum()`, `KSPCABiCGStabSetTelescope()`, `KSPCABiCGStabSetSymmetricGram()`,
-          `KSPCABiCGStabSetResidualReplacement()`, `KSPCABiCGStabSetPaired()`, `CAKrylovInitializePackage()`
+          `KSPCABiCGStabSetResidualReplacement()`, `KSPCABiCGStabSetPaired()`, `KSPCABiCGStabSetAdaptiveS()`,
+          `KSPCABiCGStabGetStatistics()`, `CAKrylovInitializePackage()`
 M*/
 PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
 {
@@ -1345,6 +1613,7 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   cab->basis     = KSP_CABICGSTAB_BASIS_MONOMIAL;
   cab->telescope = PETSC_TRUE;
   cab->symmetric = PETSC_TRUE;
+  cab->adaptive  = PETSC_TRUE;
 
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 2));
@@ -1374,5 +1643,8 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", KSPCABiCGStabGetResidualReplacement_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", KSPCABiCGStabSetPaired_CABiCGStab));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", KSPCABiCGStabGetPaired_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetAdaptiveS_C", KSPCABiCGStabSetAdaptiveS_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetAdaptiveS_C", KSPCABiCGStabGetAdaptiveS_CABiCGStab));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetStatistics_C", KSPCABiCGStabGetStatistics_CABiCGStab));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,6 +13,8 @@ typedef struct {
   PetscBool          telescope;   /* outer iteration k uses s_k = min(s, 2^k) */
   PetscBool          symmetric;   /* reduce only g and the upper triangle of the symmetric G */
   PetscBool          replacement; /* residual replacement at outer-iteration boundaries */
+  PetscBool          replacement_set; /* ... as the user set it; else on for the Newton and Chebyshev bases */
+  PetscBool          adaptive;    /* adaptive s: lower s_k while the coordinates of r lose too many digits */
   PetscBool          paired;      /* build P and R together: [Â p_i, Â r_i] as one two-column product */
 
   /* the spectrum of Â behind the Newton and Chebyshev bases: user-given, or Ritz values of a few GMRES steps */
@@ -25,7 +27,7 @@ typedef struct {
   PCSide           est_side;
   PetscInt         est_s;                                   /* s the estimate was made for (2s GMRES steps) */
   PetscBool        coefficients_ready;                      /* theta, gamma, sigma hold the current basis for s */
-  PetscInt         nestimates, est_steps, est_reductions;   /* statistics of the estimates */
+  PetscInt         est_steps;                               /* GMRES steps of the last estimate */
 
   /* storage, allocated in KSPSetUp() for s_alloc = s */
   PetscInt     s_alloc;
@@ -54,8 +56,7 @@ typedef struct {
 
   PetscInt nb_pending; /* nb of the outer iteration whose e is not yet added to x (0: x is current) */
 
-  /* statistics over all solves (shown by KSPView()) */
-  PetscInt nsolves, nouter, ninner, nreductions, nreplacements, nchecks, nchecks_failed;
+  KSPCABiCGStabStatistics stats; /* over all solves (KSPView(), KSPCABiCGStabGetStatistics()) */
 } KSP_CABiCGStab;
 
 PETSC_INTERN PetscErrorCode KSPCABiCGStabSetUpBasis(KSP);

@@ -34,6 +34,7 @@ typedef struct {
   PetscReal rtol;
   PetscInt  maxit, telescope;
   PetscBool report;   /* print the report when the PC is destroyed */
+  char      basis[256]; /* the policy's choice of a cakrylov bottom solver's basis, and why (for the report) */
   KSP       krylov;   /* the KSP whose iterations are counted: the coarse KSP, or the one inside PCTELESCOPE */
   PetscBool pending;  /* the policy still has to reach the KSP inside PCTELESCOPE */
   /* the report, this rank's numbers */
@@ -118,6 +119,100 @@ static PetscErrorCode PCMGBottomApplyPolicy(PCMGBottom *bottom, KSP ksp)
   PetscCall(KSPSetTolerances(ksp, bottom->rtol, PETSC_DEFAULT, PETSC_DEFAULT, bottom->maxit));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCJACOBI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Gershgorin's theorem for the Jacobi-preconditioned operator D^{-1} A (and A D^{-1}, which has the same eigenvalues):
+   its eigenvalues lie in the union of the discs centred at 1 with radii R_i = sum_{j != i} |a_ij| / |a_ii|. One pass over
+   the local rows and one maximum over the ranks give R = max_i R_i; +infinity for a zero diagonal entry or a matrix type
+   whose rows cannot be read.
+*/
+static PetscErrorCode PCMGBottomGershgorinRadius(Mat A, PetscReal *R)
+{
+  PetscInt  rstart, rend;
+  PetscReal local = 0.0;
+  PetscBool hasrow;
+
+  PetscFunctionBegin;
+  PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
+  if (!hasrow) local = PETSC_MAX_REAL;
+  else {
+    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+    for (PetscInt row = rstart; row < rend && local < PETSC_MAX_REAL; row++) {
+      const PetscInt    *cols;
+      const PetscScalar *vals;
+      PetscInt           ncols;
+      PetscReal          diag = 0.0, off = 0.0;
+
+      PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
+      for (PetscInt j = 0; j < ncols; j++) {
+        if (cols[j] == row) diag = PetscAbsScalar(vals[j]);
+        else off += PetscAbsScalar(vals[j]);
+      }
+      PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
+      local = diag > 0.0 ? PetscMax(local, off / diag) : PETSC_MAX_REAL;
+    }
+  }
+  PetscCall(MPIU_Allreduce(&local, R, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)A)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The policy's basis for a KSPCABICGSTAB bottom solver with PCJACOBI, after PCMG's setup (the coarse operator exists):
+   the Gershgorin interval [1 - R, 1 + R] contains the spectrum of the preconditioned operator, with no estimate and no
+   reduction beyond one maximum. It is safe when all radii are below 1 (the spectrum lies in the right half plane, away
+   from 0), or at most 1 with the operator's null space attached to it (periodic Poisson: 0 is the null space's). Then
+   the bottom solver is the Chebyshev basis on that interval at s = 10 without telescoping: a bottom solve of at most 10
+   iterations is one global reduction. Otherwise the defaults stay (monomial basis, s = 4, telescoping). The options of
+   the KSP's prefix are read again afterwards and win. bottom->basis says what was chosen and why.
+*/
+#define PCMGBOTTOM_CHEBYSHEV_S 10
+static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP ksp)
+{
+  Mat          A;
+  MatNullSpace nullsp;
+  PetscBool    iscab, isjacobi = PETSC_FALSE, safe;
+  PetscReal    R;
+
+  PetscFunctionBegin;
+  bottom->basis[0] = 0;
+  PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
+  if (!iscab) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the radii of the coarse operator on all ranks (under PCTELESCOPE the inner KSP's copy of it is filled later) */
+  PetscCall(KSPGetOperators(coarse, &A, NULL));
+  PetscCall(PCMGBottomGershgorinRadius(A, &R));
+  PetscCall(MatGetNullSpace(A, &nullsp));
+  if (!ksp) PetscFunctionReturn(PETSC_SUCCESS); /* a rank idle under PCTELESCOPE */
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
+  if (iscab) {
+    PC pc;
+
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, &isjacobi));
+  }
+  if (!iscab) PetscFunctionReturn(PETSC_SUCCESS); /* -mg_coarse_ksp_type chose another method */
+  if (!isjacobi) {
+    PetscCall(PetscStrncpy(bottom->basis, "the defaults (the bottom PC is not PCJACOBI: no Gershgorin interval)", sizeof(bottom->basis)));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  safe = R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp) ? PETSC_TRUE : PETSC_FALSE;
+  if (safe) {
+    PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_CHEBYSHEV));
+    PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
+    PetscCall(KSPCABiCGStabSetS(ksp, PCMGBOTTOM_CHEBYSHEV_S));
+    PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
+                            R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
+  } else { /* the defaults, also after an operator of an earlier setup that was safe */
+    PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
+    PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
+    PetscCall(KSPCABiCGStabSetS(ksp, 4));
+    PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_TRUE));
+    if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "the defaults (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
+    else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "the defaults (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
+  }
+  PetscCall(KSPSetFromOptions(ksp)); /* the KSP's own options win */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -223,6 +318,12 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
     PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE));
   }
   PetscCall(PCMGBottomConfigureTelescope(pc, bottom));
+  if (bottom->ksptype[0]) {
+    KSP coarse;
+
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(PCMGBottomChooseBasis(bottom, coarse, bottom->telescope > 1 ? bottom->krylov : coarse));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -348,6 +449,14 @@ PetscErrorCode PCMGBottomRegister(void)
    `-pc_mg_bottom_telescope` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n,
    and the policy goes to the `KSP` inside it (prefix `-mg_coarse_telescope_`).
 
+   A `KSPCABICGSTAB` bottom solver with `PCJACOBI` gets its basis from the coarse operator, after `PCMG`'s setup: one
+   pass over its rows gives the Gershgorin radius R = max_i sum_{j != i} |a_ij| / |a_ii|, so the spectrum of the
+   Jacobi-preconditioned operator lies in the disc of radius R around 1 (one maximum over the ranks, no estimate).
+   When that is safe, R < 1, or R <= 1 with the operator's null space attached (periodic Poisson), the bottom solver
+   is the Chebyshev basis on [1 - R, 1 + R] at s = 10 without telescoping, so a bottom solve of at most 10 iterations
+   is one global reduction; otherwise the `KSPCABICGSTAB` defaults (monomial, s = 4, telescoping). The report says
+   which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win.
+
    The report (`PCMGBottomReport`) is collected for every `PCMG`, with or without the policy: number of `PCMG`
    applications (cycles), bottom solves, bottom Krylov iterations, global reductions issued inside the bottom
    solves, time in the bottom solves and in the whole `PCMG` applications. `-ksp_view` shows it. Reductions are
@@ -375,7 +484,8 @@ M*/
 
   Notes:
   The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
-  `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve.
+  `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
+  `KSPCABICGSTAB`, the Chebyshev basis at s = 10 on the Gershgorin interval of the coarse operator when that is safe.
   PETSc's `-mg_coarse_` options are read after it and win. See `PCMGBottomSolver`.
 
   Level: intermediate
@@ -568,6 +678,7 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   else PetscCall(PetscStrncpy(where, ", on all ranks", sizeof(where)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): bottom KSP %s, rtol %g, max_it %" PetscInt_FMT "%s\n", type ? type : "(not set up)", (double)rtol, maxit, bottom->ksptype[0] ? where : " (PCMG's own coarse solve, no bottom policy)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (bottom->basis[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "basis of the cabicgstab bottom solver: %s\n", bottom->basis));
   PetscCall(PetscViewerASCIIPrintf(viewer, "PCMG cycles: %" PetscInt_FMT ", bottom solves: %" PetscInt_FMT "\n", r.vcycles, r.solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bottom iterations: %" PetscInt_FMT " (%.1f per solve)\n", r.iterations, r.solves ? (double)r.iterations / r.solves : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0));
