@@ -7,14 +7,38 @@
 #
 # One summary line per kernel set (with the kernels OpenBLAS reports it loaded, read off the PETSc program, so a
 # core type OpenBLAS does not know, or a PETSc without OpenBLAS, is not mistaken for a pass). Exits non-zero if a
-# suite fails or a kernel set could not be forced.
+# suite fails or a kernel set could not be forced. A kernel set whose instructions this processor lacks (SkylakeX's
+# AVX-512 on an AVX2 machine: OpenBLAS would die with SIGILL) cannot be tested here: it is reported as skipped, with
+# the missing instruction set, and does not fail the run.
 set -u
+
+# The instruction sets (flags of /proc/cpuinfo) that OpenBLAS's kernels of a core type execute
+required_flags() {
+  case $1 in
+    SkylakeX | Cooperlake | SapphireRapids) echo avx512f avx512bw avx512vl avx512dq avx512cd ;;
+    Haswell | Zen | Excavator) echo avx2 fma ;;
+    Sandybridge | Bulldozer | Piledriver | Steamroller) echo avx ;;
+    *) ;;
+  esac
+}
+missing_flags() {
+  local flags
+  flags=" $(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1) "
+  [ "$flags" = "  " ] && return 0 # no /proc/cpuinfo: try the kernels and let a failure say so
+  for f in $(required_flags "$1"); do case $flags in *" $f "*) ;; *) printf '%s ' "$f" ;; esac; done
+}
+
 suite=$1 logdir=$2 probe=$3
 shift 3
 mkdir -p "$logdir"
 status=0
 for core in "$@"; do
   log=$logdir/$core.log
+  lacking=$(missing_flags "$core")
+  if [ -n "$lacking" ]; then
+    printf 'OPENBLAS_CORETYPE=%-12s skipped: this processor lacks %sthat these kernels execute\n' "$core" "$lacking"
+    continue
+  fi
   loaded=$(OPENBLAS_CORETYPE=$core OPENBLAS_VERBOSE=2 "$probe" -m 2 -n 2 2>&1 | sed -n 's/^Core: *//p' | head -n 1)
   start=$SECONDS
   OPENBLAS_CORETYPE=$core $suite > "$log" 2>&1
