@@ -756,7 +756,7 @@ int main(int argc, char **argv)
    test:
       suffix: pipebcgsm_replacement
       nsize: 2
-      args: -ksp_type pipebcgsm -problem convdiff -n 24 -pc_type {{none jacobi}} -ksp_pipebcgsm_replacement_period 5 -ksp_view
+      args: -ksp_type pipebcgsm -problem convdiff -n 24 -pc_type {{none jacobi}} -ksp_pipebcgsm_residual_replacement_period 5 -ksp_view
       filter: grep -E "pipebcgsm:|true residual|replacement" | sed -E -e "s/, [1-9][0-9]* residual replacements/, at least one residual replacement/" -e "/statistics/s/[0-9]+/N/g"
       output_file: output/ex2_pipebcgsm_replacement.out
 
@@ -852,7 +852,7 @@ int main(int argc, char **argv)
 
    test:
       suffix: pipebcgsm_bad_option
-      args: -ksp_type pipebcgsm -ksp_pipebcgsm_replacement_period -1
+      args: -ksp_type pipebcgsm -ksp_pipebcgsm_residual_replacement_period -1
       filter: Error: grep -o -E "KSPPIPEBCGSM residual replacement period -1 must be >= 0 .0: never."
 
 TEST*/

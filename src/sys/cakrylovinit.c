@@ -38,9 +38,10 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(KSPRegister(KSPRBICGSTAB, KSPCreate_RBiCGStab));
   PetscCall(PCMGBottomRegister());
   PetscCall(PCRegister(PCSYNTHETIC, PCCreate_Synthetic));
-  PetscCall(PetscLogEventRegister("CABiCGStabBasis", KSP_CLASSID, &CAKRYLOV_CABasis));
-  PetscCall(PetscLogEventRegister("CABiCGStabGram", KSP_CLASSID, &CAKRYLOV_CAGram));
-  PetscCall(PetscLogEventRegister("CABiCGStabRebld", KSP_CLASSID, &CAKRYLOV_CARebuild));
+  /* one style: "CAK" and what the event times (at most 16 characters, the width of -log_view's column) */
+  PetscCall(PetscLogEventRegister("CAKCABasis", KSP_CLASSID, &CAKRYLOV_CABasis));
+  PetscCall(PetscLogEventRegister("CAKCAGram", KSP_CLASSID, &CAKRYLOV_CAGram));
+  PetscCall(PetscLogEventRegister("CAKCARebuild", KSP_CLASSID, &CAKRYLOV_CARebuild));
   PetscCall(PetscLogEventRegister("CAKVecFused", VEC_CLASSID, &CAKRYLOV_VecFused));
   PetscCall(PetscLogEventRegister("CAKReductionEnd", VEC_CLASSID, &CAKRYLOV_ReductionEnd));
   PetscCall(PetscLogEventRegister("CAKSpMVProgress", MAT_CLASSID, &CAKRYLOV_SpMVProgress));

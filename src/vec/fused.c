@@ -32,7 +32,7 @@ PetscErrorCode CAKrylovVecFusedSetFromOptions(PetscObject obj)
 }
 
 /* The slot of v among the distinct vectors of the group, added if new; write marks it as written */
-static PetscErrorCode AddVec(Vec v, PetscBool write, Vec vec[], PetscBool written[], PetscInt *nv, PetscInt *slot)
+static PetscErrorCode CAKrylovVecFusedAddVec(Vec v, PetscBool write, Vec vec[], PetscBool written[], PetscInt *nv, PetscInt *slot)
 {
   PetscInt i;
 
@@ -97,7 +97,7 @@ static inline PetscScalar ChunkDot(PetscInt n, const PetscScalar *x, const Petsc
 }
 
 /* The fallback: the same group through PETSc's Vec operations */
-static PetscErrorCode VecFusedFallback(PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+static PetscErrorCode CAKrylovVecFusedFallback(PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
 {
   Vec      vec[CAKRYLOV_VEC_FUSED_MAX], loc[CAKRYLOV_VEC_FUSED_MAX];
   PetscInt nv = 0, ix[CAKRYLOV_VEC_MAX_DOTS], iy[CAKRYLOV_VEC_MAX_DOTS];
@@ -120,8 +120,8 @@ static PetscErrorCode VecFusedFallback(PetscInt nu, const CAKrylovVecUpdate u[],
   }
   if (!nd) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt d = 0; d < nd; d++) {
-    PetscCall(AddVec(dx[d], PETSC_FALSE, vec, unused, &nv, &ix[d]));
-    PetscCall(AddVec(dy[d], PETSC_FALSE, vec, unused, &nv, &iy[d]));
+    PetscCall(CAKrylovVecFusedAddVec(dx[d], PETSC_FALSE, vec, unused, &nv, &ix[d]));
+    PetscCall(CAKrylovVecFusedAddVec(dy[d], PETSC_FALSE, vec, unused, &nv, &iy[d]));
   }
   for (PetscInt i = 0; i < nv; i++) { /* the local part as a sequential Vec: VecDot() on it does not communicate */
     PetscCall(VecCreateLocalVector(vec[i], &loc[i]));
@@ -162,15 +162,15 @@ PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscI
   for (PetscInt k = 0; k < nu; k++) {
     for (nx[k] = 0; nx[k] < 3 && u[k].x[nx[k]]; nx[k]++) {
       PetscCheck(u[k].x[nx[k]] != u[k].y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "Update %" PetscInt_FMT " of a fused group reads its own output as input %" PetscInt_FMT "; use its coefficient b", k, nx[k]);
-      PetscCall(AddVec(u[k].x[nx[k]], PETSC_FALSE, vec, written, &nv, &ix[k][nx[k]]));
+      PetscCall(CAKrylovVecFusedAddVec(u[k].x[nx[k]], PETSC_FALSE, vec, written, &nv, &ix[k][nx[k]]));
     }
     PetscCheck(nx[k] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Update %" PetscInt_FMT " of a fused group has no input", k);
-    PetscCall(AddVec(u[k].y, PETSC_TRUE, vec, written, &nv, &iy[k]));
+    PetscCall(CAKrylovVecFusedAddVec(u[k].y, PETSC_TRUE, vec, written, &nv, &iy[k]));
     flops += 2 * nx[k] - 1 + (u[k].b != 0.0 ? 2 : 0);
   }
   for (PetscInt d = 0; d < nd; d++) {
-    PetscCall(AddVec(dx[d], PETSC_FALSE, vec, written, &nv, &idx[d]));
-    PetscCall(AddVec(dy[d], PETSC_FALSE, vec, written, &nv, &idy[d]));
+    PetscCall(CAKrylovVecFusedAddVec(dx[d], PETSC_FALSE, vec, written, &nv, &idx[d]));
+    PetscCall(CAKrylovVecFusedAddVec(dy[d], PETSC_FALSE, vec, written, &nv, &idy[d]));
     flops += 2;
   }
   PetscCall(VecGetLocalSize(vec[0], &nloc));
@@ -183,7 +183,7 @@ PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscI
     if (!standard) fast = PETSC_FALSE;
   }
 
-  if (!fast) PetscCall(VecFusedFallback(nu, u, nd, dx, dy, dot));
+  if (!fast) PetscCall(CAKrylovVecFusedFallback(nu, u, nd, dx, dy, dot));
   else {
     for (PetscInt i = 0; i < nv; i++) {
       if (written[i]) PetscCall(VecGetArray(vec[i], &arr[i]));

@@ -24,7 +24,7 @@ PETSC_INTERN PetscLogDouble CAKrylovIallreduceCount;
 /* src/ksp/common: helpers of every solver of the library */
 PETSC_INTERN PetscErrorCode CAKrylovKSPConvergenceTest(KSP, PetscReal);
 PETSC_INTERN PetscErrorCode CAKrylovKSPNextIteration(KSP);
-PETSC_INTERN PetscBool      CAKrylovKSPUnusable(KSP, PetscScalar, const char[]);
+PETSC_INTERN PetscErrorCode CAKrylovKSPCheckCoefficient(KSP, PetscScalar, const char[]);
 PETSC_INTERN PetscErrorCode CAKrylovPCIsIdentity(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatMult(KSP, Vec, Vec);
 /* src/ksp/common/kspprogress.c: overlap progression of the solvers that hide reductions */

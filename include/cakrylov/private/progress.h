@@ -1,5 +1,5 @@
 /*
-   Manual progression of an in-flight non-blocking reduction (Krasnopolsky, Appendix C; DESIGN.md, "Overlap
+   Manual progression of an in-flight non-blocking reduction (Krasnopolsky, Appendix C; the README's "KSPRBICGSTAB and overlap
    progression"): many MPI libraries advance an MPI_Iallreduce only inside MPI calls. While a solver's reduction
    is in flight, the work this library controls (fused vector kernels, the chunked SpMV of AIJ matrices, Jacobi,
    PCSYNTHETIC) calls CAKrylovProgressPoll() at its chunk boundaries; every `every`-th poll is one MPI_Test on the

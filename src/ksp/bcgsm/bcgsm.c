@@ -7,13 +7,7 @@
    memory); its dots are summed by one global reduction. Three reductions per iteration:
      delta = (v, rt);   [phi, psi, theta] = [(t, s), (t, t), (s, s)];   [rho, nu] = [(r, rt), (r, r)].
 */
-#include <cakrylov/private/cakrylovimpl.h>
-#include <petsc/private/kspimpl.h>
-
-typedef struct {
-  PetscBool right;                         /* last solve kept p^ = M^{-1} p and s^ = M^{-1} s (right preconditioning, PC not the identity) */
-  PetscInt  nsolves, nits, nreductions;    /* statistics over all solves (KSPView()) */
-} KSP_BCGSM;
+#include <cakrylov/private/bicgstabfamily.h>
 
 /* The work vectors, by name */
 enum { W_R, W_RT, W_P, W_V, W_S, W_T, W_PH, W_SH, W_COUNT };
@@ -33,7 +27,7 @@ static PetscErrorCode KSPBCGSMApplyOperator(KSP ksp, PetscBool identity, Vec p, 
 /* rt = p = r and rho = (r, r): one pass, one reduction (the start, and the restart after (rt, r) = 0) */
 static PetscErrorCode KSPBCGSMRestart(KSP ksp, PetscScalar *rho)
 {
-  KSP_BCGSM              *bm = (KSP_BCGSM *)ksp->data;
+  KSP_BiCGStabFamily     *bm = (KSP_BiCGStabFamily *)ksp->data;
   Vec                     R = ksp->work[W_R];
   const CAKrylovVecUpdate u[] = {
     {.y = ksp->work[W_RT], .a = {1.0}, .x = {R}}, /* rt = r */
@@ -49,50 +43,35 @@ static PetscErrorCode KSPBCGSMRestart(KSP ksp, PetscScalar *rho)
 
 static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
 {
-  KSP_BCGSM      *bm = (KSP_BCGSM *)ksp->data;
-  MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
-  Vec             X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[W_R], RT = ksp->work[W_RT], P = ksp->work[W_P], V = ksp->work[W_V], S = ksp->work[W_S], T = ksp->work[W_T], PH, SH;
-  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
-  PetscBool       identity;
-  PetscScalar     rho, alpha, omega, beta, dot[3];
-  PetscReal       rnorm;
+  KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
+  Vec                 X = ksp->vec_sol, B = ksp->vec_rhs, R = ksp->work[W_R], RT = ksp->work[W_RT], P = ksp->work[W_P], V = ksp->work[W_V], S = ksp->work[W_S], T = ksp->work[W_T], PH, SH;
+  const PetscBool     wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  PetscScalar         rho, alpha, omega, beta, dot[3];
 
   PetscFunctionBegin;
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
-  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
-  bm->right = !identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
-  if (bm->right) {
-    PetscBool scaled;
-
-    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
-    PetscCheck(!scaled, comm, PETSC_ERR_SUP, "KSPBCGSM does not support PCSetDiagonalScale() with right preconditioning; use -ksp_pc_side left");
-  }
-  PH = bm->right ? ksp->work[W_PH] : P; /* p^, s^: the vectors x is updated with */
-  SH = bm->right ? ksp->work[W_SH] : S;
-  bm->nsolves++;
+  PetscCall(KSPSolveBegin_BiCGStabFamily(ksp));
+  bm->right = !bm->identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
+  PH        = bm->right ? ksp->work[W_PH] : P; /* p^, s^: the vectors x is updated with */
+  SH        = bm->right ? ksp->work[W_SH] : S;
 
   /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning); rt = p_0 = r_0, rho_0 = (r_0, r_0) */
-  if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
   PetscCall(KSPInitialResidual(ksp, X, V, T, R, B));
   PetscCall(KSPBCGSMRestart(ksp, &rho));
-  rnorm = PetscSqrtReal(PetscAbsScalar(rho));
-  KSPCheckNorm(ksp, rnorm);
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its = 0;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  PetscCall(CAKrylovKSPConvergenceTest(ksp, wantnorm ? rnorm : 0.0));
-  if (!ksp->reason && rho == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r_0 = 0 exactly (seen here with KSP_NORM_NONE) */
+  PetscCall(KSPInitialTest_BiCGStabFamily(ksp, rho));
 
   while (!ksp->reason) {
     /* line 5: v = Â p (p^ = M^{-1} p);  line 6: delta = (v, rt) */
-    PetscCall(KSPBCGSMApplyOperator(ksp, identity, P, PH, V));
+    PetscCall(KSPBCGSMApplyOperator(ksp, bm->identity, P, PH, V));
     PetscCall(CAKrylovVecFused(0, NULL, 1, &V, &RT, dot));
     PetscCall(CAKrylovReduction(comm, 1, dot));
     bm->nreductions++;
     KSPCheckDot(ksp, dot[0]);
-    if (CAKrylovKSPUnusable(ksp, dot[0], "(rt, Ap)")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, dot[0], "(rt, Ap)"));
+    if (ksp->reason) break;
     alpha = rho / dot[0]; /* line 7 */
-    if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
+    if (ksp->reason) break;
 
     { /* line 8: s = r - alpha v */
       const CAKrylovVecUpdate u[] = {{.y = S, .a = {1.0, -alpha}, .x = {R, V}}};
@@ -101,7 +80,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     }
 
     /* line 9: t = Â s (s^ = M^{-1} s);  line 10: [phi, psi, theta] = [(t, s), (t, t), (s, s)] in one pass */
-    PetscCall(KSPBCGSMApplyOperator(ksp, identity, S, SH, T));
+    PetscCall(KSPBCGSMApplyOperator(ksp, bm->identity, S, SH, T));
     {
       const Vec dx[] = {T, T, S}, dy[] = {S, T, S};
 
@@ -125,9 +104,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     bm->nreductions++;
     PetscCall(CAKrylovKSPNextIteration(ksp));
     bm->nits++;
-    rnorm = wantnorm ? PetscSqrtReal(PetscAbsScalar(dot[1])) : 0.0; /* ||r||, exact (Algorithm 2 estimates it as theta - omega phi) */
-    KSPCheckNorm(ksp, rnorm);
-    PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
+    PetscCall(KSPNormTest_BiCGStabFamily(ksp, wantnorm ? dot[1] : 0.0)); /* ||r||, exact (Algorithm 2 estimates it as theta - omega phi) */
     if (ksp->reason) break;
 
     if (dot[0] == 0.0) { /* rt orthogonal to r != 0: restart from p = rt = r */
@@ -148,31 +125,15 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_BCGSM(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCheck(ksp->pc_side != PC_SYMMETRIC, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPBCGSM does not support symmetric preconditioning; use -ksp_pc_side left or right");
-  PetscCall(KSPSetWorkVecs(ksp, W_COUNT));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
 {
-  KSP_BCGSM *bm = (KSP_BCGSM *)ksp->data;
-  PetscBool  isascii;
+  PetscBool isascii;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  merged vector operations: 3 global reductions, %d vector reads+writes per iteration (fused kernels; plus 2 operator applications)\n", bm->right ? 19 : 18));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bm->nsolves, bm->nits, bm->nreductions));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPDestroy_BCGSM(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  merged vector operations: 3 global reductions, %d vector reads+writes per iteration (fused kernels; plus 2 operator applications)\n", ((KSP_BiCGStabFamily *)ksp->data)->right ? 19 : 18));
+  PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, 0, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,21 +170,14 @@ static PetscErrorCode KSPDestroy_BCGSM(KSP ksp)
 M*/
 PetscErrorCode KSPCreate_BCGSM(KSP ksp)
 {
-  KSP_BCGSM *bm;
-
   PetscFunctionBegin;
-  PetscCall(PetscNew(&bm));
-  ksp->data = (void *)bm;
+  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT, NULL));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
-  ksp->ops->setup          = KSPSetUp_BCGSM;
-  ksp->ops->solve          = KSPSolve_BCGSM;
-  ksp->ops->destroy        = KSPDestroy_BCGSM;
-  ksp->ops->view           = KSPView_BCGSM;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  ksp->ops->solve = KSPSolve_BCGSM;
+  ksp->ops->view  = KSPView_BCGSM;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

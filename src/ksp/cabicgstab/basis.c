@@ -22,7 +22,7 @@
 #define KSPCABICGSTAB_REAL_PAIR 0.05 /* Ritz pairs with |imaginary part| below this fraction of lmax - lmin count as real */
 
 /* z_re + i z_im: the Leja distance sum_j log |z - chosen_j| to the points already chosen */
-static PetscReal LejaLogDistance(PetscReal z_re, PetscReal z_im, PetscInt nchosen, const PetscReal re[], const PetscReal im[])
+static PetscReal KSPCABiCGStabLejaLogDistance(PetscReal z_re, PetscReal z_im, PetscInt nchosen, const PetscReal re[], const PetscReal im[])
 {
   PetscReal sum = 0.0;
 
@@ -35,7 +35,7 @@ static PetscReal LejaLogDistance(PetscReal z_re, PetscReal z_im, PetscInt nchose
    modulus, then each time the one farthest (product of distances) from those chosen; a + ib (b > 0) is followed
    by a - ib. Equal values (distance product 0) go last. In place.
 */
-static PetscErrorCode LejaOrder(PetscInt n, PetscReal re[], PetscReal im[])
+static PetscErrorCode KSPCABiCGStabLejaOrder(PetscInt n, PetscReal re[], PetscReal im[])
 {
   PetscReal ore[4 * KSPCABICGSTAB_S_MAX], oim[4 * KSPCABICGSTAB_S_MAX];
   PetscBool used[4 * KSPCABICGSTAB_S_MAX] = {PETSC_FALSE};
@@ -55,7 +55,7 @@ static PetscErrorCode LejaOrder(PetscInt n, PetscReal re[], PetscReal im[])
       PetscReal val;
 
       if (used[i] || im[i] < 0.0) continue;
-      val = m ? LejaLogDistance(re[i], im[i], m, ore, oim) : PetscSqrtReal(PetscSqr(re[i]) + PetscSqr(im[i]));
+      val = m ? KSPCABiCGStabLejaLogDistance(re[i], im[i], m, ore, oim) : PetscSqrtReal(PetscSqr(re[i]) + PetscSqr(im[i]));
       if (best < 0 || val > best_val) {
         best     = i;
         best_val = val;
@@ -75,7 +75,7 @@ static PetscErrorCode LejaOrder(PetscInt n, PetscReal re[], PetscReal im[])
 }
 
 /* A right-hand side for the estimate: pseudo-random entries in [-1, 1) from each entry's global index (splitmix64), the same on any number of ranks */
-static PetscErrorCode NoiseVector(Vec v)
+static PetscErrorCode KSPCABiCGStabNoiseVector(Vec v)
 {
   PetscInt     lo, hi;
   PetscScalar *a;
@@ -114,7 +114,7 @@ static PetscErrorCode KSPCABiCGStabNewtonShifts(KSP_CABiCGStab *cab, PetscInt n,
     re[n + k] = c + h * PetscCosReal((2 * k + 1) * PETSC_PI / (2 * m));
     im[n + k] = 0.0;
   }
-  PetscCall(LejaOrder(n + m, re, im));
+  PetscCall(KSPCABiCGStabLejaOrder(n + m, re, im));
   PetscCall(PetscArraycpy(cab->shift_re, re, m));
   PetscCall(PetscArraycpy(cab->shift_im, im, m));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -154,7 +154,7 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(KSPSetFromOptions(est));
   PetscCall(VecDuplicate(ksp->vec_rhs, &b));
   PetscCall(VecDuplicate(ksp->vec_rhs, &x));
-  PetscCall(NoiseVector(b));
+  PetscCall(KSPCABiCGStabNoiseVector(b));
   PetscCall(KSPSolve(est, b, x));
   PetscCall(KSPGetIterationNumber(est, &its));
   PetscCall(KSPComputeEigenvalues(est, m, re, im, &n));

@@ -63,7 +63,7 @@ static PetscErrorCode KSPCABiCGStabPairDestroy(KSP_CABiCGStab *cab)
     PetscCall(MatDestroy(&cab->pair_out[i]));
     PetscCall(MatDestroy(&cab->pair_work[i]));
   }
-  cab->pair_mode = 0;
+  cab->pair_mode = KSPCABICGSTAB_PAIR_NONE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -97,7 +97,8 @@ static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, Mat B, Mat C)
 static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
 {
   KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt  mode = cab->identity_pc ? 1 : (ksp->pc_side == PC_RIGHT ? 2 : 3), lda = (2 * sk + 1) * cab->ld;
+  const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
+  const PetscInt              lda  = (2 * sk + 1) * cab->ld;
   Mat             Amat;
   PetscObjectId    id;
   PetscObjectState nz;
@@ -106,7 +107,7 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
   PetscCall(PetscObjectGetId((PetscObject)Amat, &id));
   PetscCall(MatGetNonzeroState(Amat, &nz));
-  if (cab->pair_mode && (cab->pair_mode != mode || cab->pair_amat_id != id || cab->pair_amat_nz != nz)) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side or matrix changed */
+  if (cab->pair_mode != KSPCABICGSTAB_PAIR_NONE && (cab->pair_mode != mode || cab->pair_amat_id != id || cab->pair_amat_nz != nz)) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side or matrix changed */
   if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
   cab->pair_mode    = mode;
   cab->pair_amat_id = id;
@@ -114,14 +115,16 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + cab->ld, lda, &cab->pair_in[sk]));
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ld, lda, &cab->pair_out[sk]));
   switch (mode) {
-  case 1: /* [P, R]_{i+1} = A [P, R]_i */
+  case KSPCABICGSTAB_PAIR_NONE:
+    break;
+  case KSPCABICGSTAB_PAIR_A: /* [P, R]_{i+1} = A [P, R]_i */
     PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_out[sk]));
     break;
-  case 2: /* Z = M^{-1} [P, R]_i, [P, R]_{i+1} = A Z */
+  case KSPCABICGSTAB_PAIR_A_MINV: /* Z = M^{-1} [P, R]_i, [P, R]_{i+1} = A Z */
     if (!cab->pair_work[0]) PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[0]));
     PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_work[0], cab->pair_out[sk]));
     break;
-  case 3: /* Z = A [P, R]_i, [P, R]_{i+1} = M^{-1} Z */
+  case KSPCABICGSTAB_PAIR_MINV_A: /* Z = A [P, R]_i, [P, R]_{i+1} = M^{-1} Z */
     PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[sk]));
     PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_work[sk]));
     break;
@@ -139,14 +142,16 @@ static PetscErrorCode KSPCABiCGStabApplyOperatorPair(KSP ksp, PetscInt sk, Petsc
   PetscCall(MatDensePlaceArray(X, cab->V + (1 + i) * (size_t)cab->ld));
   PetscCall(MatDensePlaceArray(Y, cab->V + (2 + i) * (size_t)cab->ld));
   switch (cab->pair_mode) {
-  case 1:
+  case KSPCABICGSTAB_PAIR_NONE:
+    break;
+  case KSPCABICGSTAB_PAIR_A: /* [P, R]_{i+1} = A [P, R]_i */
     PetscCall(MatProductNumeric(Y));
     break;
-  case 2:
+  case KSPCABICGSTAB_PAIR_A_MINV: /* [P, R]_{i+1} = A (M^{-1} [P, R]_i) */
     PetscCall(PCMatApply(ksp->pc, X, cab->pair_work[0]));
     PetscCall(MatProductNumeric(Y));
     break;
-  case 3:
+  case KSPCABICGSTAB_PAIR_MINV_A: /* [P, R]_{i+1} = M^{-1} (A [P, R]_i) */
     PetscCall(MatProductNumeric(cab->pair_work[sk]));
     PetscCall(PCMatApply(ksp->pc, cab->pair_work[sk], Y));
     break;
@@ -201,7 +206,7 @@ static PetscErrorCode KSPCABiCGStabBuildT(KSP_CABiCGStab *cab, PetscInt sk)
 }
 
 /* y = A x for a small dense n x n matrix A with leading dimension lda */
-static void DenseMult(PetscInt n, const PetscScalar *A, PetscInt lda, const PetscScalar *x, PetscScalar *y)
+static void KSPCABiCGStabDenseMult(PetscInt n, const PetscScalar *A, PetscInt lda, const PetscScalar *x, PetscScalar *y)
 {
   for (PetscInt i = 0; i < n; i++) y[i] = 0.0;
   for (PetscInt j = 0; j < n; j++)
@@ -209,7 +214,7 @@ static void DenseMult(PetscInt n, const PetscScalar *A, PetscInt lda, const Pets
 }
 
 /* (x, y) of two length-n coordinate vectors (real scalars) */
-static PetscScalar DenseDot(PetscInt n, const PetscScalar *x, const PetscScalar *y)
+static PetscScalar KSPCABiCGStabDenseDot(PetscInt n, const PetscScalar *x, const PetscScalar *y)
 {
   PetscScalar sum = 0.0;
 
@@ -236,8 +241,8 @@ static PetscBool KSPCABiCGStabGramResolved(PetscInt n, const PetscScalar *G, con
 {
   const PetscReal scale = KSPCABiCGStabCoordinateScale(n, G, x);
 
-  DenseMult(n, G, n, x, Gx);
-  *xGx = PetscRealPart(DenseDot(n, x, Gx));
+  KSPCABiCGStabDenseMult(n, G, n, x, Gx);
+  *xGx = PetscRealPart(KSPCABiCGStabDenseDot(n, x, Gx));
   return *xGx > KSPCABICGSTAB_GRAM_RESOLUTION * scale * scale ? PETSC_TRUE : PETSC_FALSE;
 }
 
@@ -523,7 +528,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     rho = g[iR0]; /* (rt, r_m) = (g, c_0) */
     if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) PetscCall(KSPCABiCGStabRestart(ksp, o)); /* rt orthogonal to r != 0 */
     else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r = 0 exactly (seen with KSP_NORM_NONE) */
-    else (void)CAKrylovKSPUnusable(ksp, rho, "(rt, r)");
+    else PetscCall(CAKrylovKSPCheckCoefficient(ksp, rho, "(rt, r)"));
   }
 
   for (PetscInt j = 0; j < o->sk && !ksp->reason && !o->restart; j++) {
@@ -531,16 +536,18 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     PetscReal   qq, rr = 0.0;
     PetscBool   resolved = PETSC_TRUE;
 
-    DenseMult(nb, cab->Tp, nb, a, Ta); /* T'a: coordinates of Â p */
+    KSPCABiCGStabDenseMult(nb, cab->Tp, nb, a, Ta); /* T'a: coordinates of Â p */
     if (resume) { /* the half step was taken by the previous outer iteration: q = r */
       PetscCall(PetscArraycpy(d, c, nb));
       resume = PETSC_FALSE;
     } else {
-      const PetscScalar den = DenseDot(nb, g, Ta); /* (rt, Â p) = (g, T'a) */
+      const PetscScalar den = KSPCABiCGStabDenseDot(nb, g, Ta); /* (rt, Â p) = (g, T'a) */
 
-      if (CAKrylovKSPUnusable(ksp, den, "(rt, Ap)")) break;
+      PetscCall(CAKrylovKSPCheckCoefficient(ksp, den, "(rt, Ap)"));
+      if (ksp->reason) break;
       alpha = rho / den; /* line 11 */
-      if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
+      PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
+      if (ksp->reason) break;
       for (PetscInt i = 0; i < nb; i++) {
         e[i] += alpha * a[i];       /* line 12: x += alpha p */
         d[i] = c[i] - alpha * Ta[i]; /* line 13: q = r - alpha Â p */
@@ -555,13 +562,15 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
         break;
       }
     }
-    DenseMult(nb, cab->Tp, nb, d, Td); /* T'd: coordinates of Â q */
-    DenseMult(nb, G, nb, Td, GTd);     /* G T'd */
-    qAq  = DenseDot(nb, d, GTd);       /* (q, Â q)   = (d, G T'd) */
-    AqAq = DenseDot(nb, Td, GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
-    if (CAKrylovKSPUnusable(ksp, AqAq, "(Aq, Aq)")) break; /* Â q = 0 with q != 0 */
+    KSPCABiCGStabDenseMult(nb, cab->Tp, nb, d, Td); /* T'd: coordinates of Â q */
+    KSPCABiCGStabDenseMult(nb, G, nb, Td, GTd);     /* G T'd */
+    qAq  = KSPCABiCGStabDenseDot(nb, d, GTd);       /* (q, Â q)   = (d, G T'd) */
+    AqAq = KSPCABiCGStabDenseDot(nb, Td, GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, AqAq, "(Aq, Aq)")); /* Â q = 0 with q != 0 */
+    if (ksp->reason) break;
     omega = qAq / AqAq;                                    /* line 15 */
-    if (CAKrylovKSPUnusable(ksp, omega, "omega")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, omega, "omega"));
+    if (ksp->reason) break;
     for (PetscInt i = 0; i < nb; i++) {
       e[i] += omega * d[i];        /* line 16: x += omega q */
       c[i] = d[i] - omega * Td[i]; /* line 17: r = q - omega Â q */
@@ -577,14 +586,16 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     }
     if (!o->test_pending) PetscCall(CAKrylovKSPConvergenceTest(ksp, rr));
     if (ksp->reason) break;
-    rho_new = DenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
+    rho_new = KSPCABiCGStabDenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
     if (rho_new == 0.0) {         /* rt orthogonal to r (r != 0: not converged) */
       PetscCall(KSPCABiCGStabRestart(ksp, o));
       break;
     }
-    if (CAKrylovKSPUnusable(ksp, rho_new, "(rt, r)")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, rho_new, "(rt, r)"));
+    if (ksp->reason) break;
     beta = (alpha / omega) * (rho_new / rho); /* line 19 */
-    if (CAKrylovKSPUnusable(ksp, beta, "beta")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, beta, "beta"));
+    if (ksp->reason) break;
     for (PetscInt i = 0; i < nb; i++) a[i] = c[i] + beta * (a[i] - omega * Ta[i]); /* line 20: p = r + beta (p - omega Â p) */
     rho = rho_new;
     if (o->test_pending) { /* ||r|| unresolved: p and r rebuilt, measured by the next Gram matrix */
@@ -871,9 +882,9 @@ static PetscErrorCode KSPCABiCGStabGetS_CABiCGStab(KSP ksp, PetscInt *s)
 
 static PetscErrorCode KSPCABiCGStabSetBasis_CABiCGStab(KSP ksp, KSPCABiCGStabBasis basis)
 {
-  PetscFunctionBegin;
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
 
+  PetscFunctionBegin;
   PetscCheck(basis >= KSP_CABICGSTAB_BASIS_MONOMIAL && basis <= KSP_CABICGSTAB_BASIS_CHEBYSHEV, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "Unknown KSPCABiCGStabBasis %d", (int)basis);
   if (basis != cab->basis) cab->coefficients_ready = PETSC_FALSE;
   cab->basis = basis;
@@ -999,27 +1010,35 @@ static PetscErrorCode KSPCABiCGStabGetStatistics_CABiCGStab(KSP ksp, KSPCABiCGSt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The methods the public setters and getters reach, composed (on) or removed: one list for create and destroy */
+static PetscErrorCode KSPCABiCGStabComposeMethods(KSP ksp, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", on ? KSPCABiCGStabSetS_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", on ? KSPCABiCGStabGetS_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetBasis_C", on ? KSPCABiCGStabSetBasis_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", on ? KSPCABiCGStabGetBasis_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", on ? KSPCABiCGStabSetTelescope_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", on ? KSPCABiCGStabGetTelescope_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSymmetricGram_C", on ? KSPCABiCGStabSetSymmetricGram_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSymmetricGram_C", on ? KSPCABiCGStabGetSymmetricGram_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSpectrum_C", on ? KSPCABiCGStabSetSpectrum_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSpectrum_C", on ? KSPCABiCGStabGetSpectrum_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetResidualReplacement_C", on ? KSPCABiCGStabSetResidualReplacement_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", on ? KSPCABiCGStabGetResidualReplacement_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", on ? KSPCABiCGStabSetPaired_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", on ? KSPCABiCGStabGetPaired_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetAdaptiveS_C", on ? KSPCABiCGStabSetAdaptiveS_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetAdaptiveS_C", on ? KSPCABiCGStabGetAdaptiveS_CABiCGStab : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetStatistics_C", on ? KSPCABiCGStabGetStatistics_CABiCGStab : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPDestroy_CABiCGStab(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSymmetricGram_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSymmetricGram_C", NULL));
   PetscCall(KSPReset_CABiCGStab(ksp));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetBasis_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSpectrum_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSpectrum_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetResidualReplacement_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetAdaptiveS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetAdaptiveS_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetStatistics_C", NULL));
+  PetscCall(KSPCABiCGStabComposeMethods(ksp, PETSC_FALSE));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1629,22 +1648,6 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   ksp->ops->buildsolution  = KSPBuildSolution_CABiCGStab;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
 
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetS_C", KSPCABiCGStabSetS_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSymmetricGram_C", KSPCABiCGStabSetSymmetricGram_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSymmetricGram_C", KSPCABiCGStabGetSymmetricGram_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetS_C", KSPCABiCGStabGetS_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetBasis_C", KSPCABiCGStabSetBasis_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetBasis_C", KSPCABiCGStabGetBasis_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetTelescope_C", KSPCABiCGStabSetTelescope_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetTelescope_C", KSPCABiCGStabGetTelescope_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetSpectrum_C", KSPCABiCGStabSetSpectrum_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetSpectrum_C", KSPCABiCGStabGetSpectrum_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetResidualReplacement_C", KSPCABiCGStabSetResidualReplacement_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetResidualReplacement_C", KSPCABiCGStabGetResidualReplacement_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetPaired_C", KSPCABiCGStabSetPaired_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetPaired_C", KSPCABiCGStabGetPaired_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetAdaptiveS_C", KSPCABiCGStabSetAdaptiveS_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetAdaptiveS_C", KSPCABiCGStabGetAdaptiveS_CABiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetStatistics_C", KSPCABiCGStabGetStatistics_CABiCGStab));
+  PetscCall(KSPCABiCGStabComposeMethods(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -6,6 +6,14 @@
 
 #define KSPCABICGSTAB_S_MAX 32 /* the Gram matrix of s = 32 already has 129 x 130 entries */
 
+/* What the paired products [P_{i+1}, R_{i+1}] = Â [P_i, R_i] were set up for */
+typedef enum {
+  KSPCABICGSTAB_PAIR_NONE,   /* not set up */
+  KSPCABICGSTAB_PAIR_A,      /* Â = A (identity preconditioner) */
+  KSPCABICGSTAB_PAIR_A_MINV, /* Â = A M^{-1} (right preconditioning) */
+  KSPCABICGSTAB_PAIR_MINV_A  /* Â = M^{-1} A (left preconditioning) */
+} KSPCABiCGStabPairMode;
+
 typedef struct {
   /* options */
   PetscInt           s;           /* maximum number of inner iterations per outer iteration */
@@ -42,7 +50,7 @@ typedef struct {
   Mat          pair_in[KSPCABICGSTAB_S_MAX + 1];  /* paired powers, per s_k: n x 2 dense view of [P_i, R_i] in V (leading dimension (2s_k+1) ld) */
   Mat          pair_out[KSPCABICGSTAB_S_MAX + 1]; /* the view of [P_{i+1}, R_{i+1}], holding the product */
   Mat          pair_work[KSPCABICGSTAB_S_MAX + 1]; /* n x 2: M^{-1} [P_i, R_i] (right, slot 0) or A [P_i, R_i] (left, per s_k) */
-  PetscInt     pair_mode;                         /* what the products were set up for: 0 none, 1 A, 2 A M^{-1}, 3 M^{-1} A */
+  KSPCABiCGStabPairMode pair_mode;                /* what the products were set up for */
   PetscObjectId    pair_amat_id;                  /* ... and with which matrix (id, nonzero pattern) */
   PetscObjectState pair_amat_nz;
 

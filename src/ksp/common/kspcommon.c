@@ -26,14 +26,15 @@ PetscErrorCode CAKrylovKSPNextIteration(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A recurrence coefficient that cannot be used ends the solve: NaN/Inf (KSP_DIVERGED_NANORINF) or an exact
-   zero (KSP_DIVERGED_BREAKDOWN). Returns whether it did. */
-PetscBool CAKrylovKSPUnusable(KSP ksp, PetscScalar v, const char what[])
+/* A recurrence coefficient that cannot be used ends the solve: NaN/Inf (KSP_DIVERGED_NANORINF) or an exact zero
+   (KSP_DIVERGED_BREAKDOWN). The caller tests ksp->reason after it. */
+PetscErrorCode CAKrylovKSPCheckCoefficient(KSP ksp, PetscScalar v, const char what[])
 {
+  PetscFunctionBegin;
   if (PetscIsInfOrNanScalar(v)) ksp->reason = KSP_DIVERGED_NANORINF;
   else if (v == 0.0) ksp->reason = KSP_DIVERGED_BREAKDOWN;
-  if (ksp->reason) (void)PetscInfo(ksp, "Stopping at iteration %" PetscInt_FMT ": %s = %g\n", ksp->its, what, (double)PetscRealPart(v));
-  return ksp->reason ? PETSC_TRUE : PETSC_FALSE;
+  if (ksp->reason) PetscCall(PetscInfo(ksp, "Stopping at iteration %" PetscInt_FMT ": %s = %g\n", ksp->its, what, (double)PetscRealPart(v)));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Is the preconditioner the identity (PCNONE without diagonal scaling)? Then M^{-1} v = v is not applied
@@ -91,6 +92,7 @@ PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscSca
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *omega = dot[0] / dot[1];
-  if (CAKrylovKSPUnusable(ksp, *omega, "omega")) PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+  PetscCall(CAKrylovKSPCheckCoefficient(ksp, *omega, "omega"));
+  if (ksp->reason) PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,7 +20,6 @@ PetscErrorCode CAKrylovKSPProgressSetFromOptions(KSP ksp, CAKrylovOptionItems Pe
   PetscBool            flg1, flg2;
 
   PetscFunctionBegin;
-  (void)ksp;
   PetscCall(PetscSNPrintf(name[0], sizeof(name[0]), "-ksp_%s_progress", type));
   PetscCall(PetscSNPrintf(name[1], sizeof(name[1]), "-ksp_%s_progress_tests", type));
   PetscCall(PetscOptionsEnum(name[0], "Progression of the non-blocking reductions while the work that hides them runs", man, CAKrylovProgressTypes, (PetscEnum)ptype, (PetscEnum *)&ptype, &flg1));
@@ -87,7 +86,7 @@ PetscErrorCode CAKrylovKSPProgressEnd(CAKrylovKSPProgress *pr, PetscInt kind, co
 
 /* The diagonal d that PCJACOBI applies (y = x .* d), taken from the PC itself, d = M^{-1} 1, and kept until the
    preconditioning matrix changes: the chunked application below is then bitwise PETSc's, whatever -pc_jacobi_ says */
-static PetscErrorCode JacobiDiagonal(KSP ksp, CAKrylovKSPProgress *pr, Vec x)
+static PetscErrorCode CAKrylovKSPProgressJacobiDiagonal(KSP ksp, CAKrylovKSPProgress *pr, Vec x)
 {
   Mat              P;
   PetscObjectState state;
@@ -123,7 +122,7 @@ PetscErrorCode CAKrylovKSPPCApply(KSP ksp, CAKrylovKSPProgress *pr, Vec x, Vec y
     PetscCall(KSP_PCApply(ksp, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(JacobiDiagonal(ksp, pr, x));
+  PetscCall(CAKrylovKSPProgressJacobiDiagonal(ksp, pr, x));
   PetscCall(PetscLogEventBegin(PC_Apply, ksp->pc, x, y, 0));
   PetscCall(VecGetLocalSize(x, &n));
   PetscCall(VecGetArrayRead(x, &xa));
@@ -145,7 +144,7 @@ PetscErrorCode CAKrylovKSPPCApply(KSP ksp, CAKrylovKSPProgress *pr, Vec x, Vec y
 
 /* y (+)= A x for the rows of a SEQAIJ matrix, in chunks with a poll after each: sum over each row in storage order,
    from 0 (y = A x, as MatMult_SeqAIJ()) or from y_i (y += A x, as MatMultAdd_SeqAIJ()) */
-static PetscErrorCode SpMVRows(Mat A, const PetscScalar *x, PetscScalar *y, PetscBool add)
+static PetscErrorCode CAKrylovKSPProgressSpMVRows(Mat A, const PetscScalar *x, PetscScalar *y, PetscBool add)
 {
   const PetscInt    *ia, *ja;
   const PetscScalar *aa;
@@ -174,7 +173,7 @@ static PetscErrorCode SpMVRows(Mat A, const PetscScalar *x, PetscScalar *y, Pets
 
 /* The halo exchange of an MPIAIJ matrix (x -> the ghost values its off-diagonal block reads), kept until its nonzero
    structure changes */
-static PetscErrorCode HaloScatter(CAKrylovKSPProgress *pr, Mat A, Vec x)
+static PetscErrorCode CAKrylovKSPProgressHaloScatter(CAKrylovKSPProgress *pr, Mat A, Vec x)
 {
   Mat              Ao;
   const PetscInt  *garray;
@@ -220,19 +219,19 @@ PetscErrorCode CAKrylovKSPMatMultProgress(KSP ksp, CAKrylovKSPProgress *pr, Vec 
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(CAKRYLOV_SpMVProgress, A, x, y, 0));
-  if (mpi) PetscCall(HaloScatter(pr, A, x));
+  if (mpi) PetscCall(CAKrylovKSPProgressHaloScatter(pr, A, x));
   if (mpi) PetscCall(VecScatterBegin(pr->halo, x, pr->ghost, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (seq) PetscCall(SpMVRows(A, xa, ya, PETSC_FALSE));
+  if (seq) PetscCall(CAKrylovKSPProgressSpMVRows(A, xa, ya, PETSC_FALSE));
   else {
     Mat Ad, Ao;
 
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    PetscCall(SpMVRows(Ad, xa, ya, PETSC_FALSE)); /* y = A_d x, while the ghost values travel */
+    PetscCall(CAKrylovKSPProgressSpMVRows(Ad, xa, ya, PETSC_FALSE)); /* y = A_d x, while the ghost values travel */
     PetscCall(VecScatterEnd(pr->halo, x, pr->ghost, INSERT_VALUES, SCATTER_FORWARD));
     PetscCall(VecGetArrayRead(pr->ghost, &ga));
-    PetscCall(SpMVRows(Ao, ga, ya, PETSC_TRUE)); /* y += A_o x_ghost */
+    PetscCall(CAKrylovKSPProgressSpMVRows(Ao, ga, ya, PETSC_TRUE)); /* y += A_o x_ghost */
     PetscCall(VecRestoreArrayRead(pr->ghost, &ga));
   }
   PetscCall(VecRestoreArrayWrite(y, &ya));

@@ -14,15 +14,7 @@
    With the identity preconditioner (PCNONE) the hatted vectors are the plain ones: nothing is copied,
    s^ and q^ are not updated and B only updates x (r^ = r comes from C).
 */
-#include <cakrylov/private/cakrylovimpl.h>
-#include <petsc/private/kspimpl.h>
-
-typedef struct {
-  PetscInt            replace_period; /* residual replacement every this many iterations (0: never) */
-  PetscBool           identity;       /* the last solve ran with the identity preconditioner */
-  CAKrylovKSPProgress progress;       /* progression of the reductions in flight */
-  PetscInt            nsolves, nits, nreductions, nreplacements; /* statistics over all solves (KSPView()) */
-} KSP_PIPEBCGSM;
+#include <cakrylov/private/bicgstabfamily.h>
 
 /* The work vectors, by name (H: the hatted, preconditioned, vector) */
 enum { W_R, W_RT, W_RH, W_W, W_WH, W_T, W_PH, W_SH, W_QH, W_S, W_Z, W_ZH, W_Q, W_Y, W_V, W_COUNT };
@@ -30,7 +22,7 @@ enum { W_R, W_RT, W_RH, W_W, W_WH, W_T, W_PH, W_SH, W_QH, W_S, W_Z, W_ZH, W_Q, W
 /* xh = M^{-1} x, y = A xh; with the identity preconditioner xh is x and only y = A x is computed */
 static PetscErrorCode KSPPIPEBCGSMPrecMult(KSP ksp, Vec x, Vec xh, Vec y)
 {
-  KSP_PIPEBCGSM *pb = (KSP_PIPEBCGSM *)ksp->data;
+  KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;
 
   PetscFunctionBegin;
   if (!pb->identity) PetscCall(KSP_PCApply(ksp, x, xh));
@@ -41,7 +33,7 @@ static PetscErrorCode KSPPIPEBCGSMPrecMult(KSP ksp, Vec x, Vec xh, Vec y)
 /* The same while the reduction *req is in flight (region kind of the iteration): progressed if asked */
 static PetscErrorCode KSPPIPEBCGSMHiddenPrecMult(KSP ksp, PetscInt kind, MPI_Request *req, Vec x, Vec xh, Vec y)
 {
-  KSP_PIPEBCGSM         *pb = (KSP_PIPEBCGSM *)ksp->data;
+  KSP_BiCGStabFamily    *pb = (KSP_BiCGStabFamily *)ksp->data;
   CAKrylovProgressRegion saved;
 
   PetscFunctionBegin;
@@ -52,31 +44,19 @@ static PetscErrorCode KSPPIPEBCGSMHiddenPrecMult(KSP ksp, PetscInt kind, MPI_Req
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* r = b - A x (r = b when a zero initial guess starts the solve) */
-static PetscErrorCode KSPPIPEBCGSMTrueResidual(KSP ksp, PetscBool start, Vec r)
-{
-  PetscFunctionBegin;
-  if (start && ksp->guess_zero) PetscCall(VecCopy(ksp->vec_rhs, r));
-  else {
-    PetscCall(CAKrylovKSPMatMult(ksp, ksp->vec_sol, r));
-    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
    Line 1-2 from the current x: r = b - A x, r^ = M^{-1} r, w = A r^, rt = r, [rho, (rt, w)] in one reduction
    hidden behind w^ = M^{-1} w, t = A w^. Starts the solve, and restarts it after an exact (rt, r) = 0.
 */
 static PetscErrorCode KSPPIPEBCGSMStart(KSP ksp, PetscBool start, Vec *work, PetscScalar dot[2])
 {
-  KSP_PIPEBCGSM          *pb = (KSP_PIPEBCGSM *)ksp->data;
+  KSP_BiCGStabFamily     *pb = (KSP_BiCGStabFamily *)ksp->data;
   MPI_Request             req;
   const CAKrylovVecUpdate u[]  = {{.y = work[W_RT], .a = {1.0}, .x = {work[W_R]}}}; /* rt = r */
   const Vec               dx[] = {work[W_R], work[W_W]}, dy[] = {work[W_R], work[W_R]};
 
   PetscFunctionBegin;
-  PetscCall(KSPPIPEBCGSMTrueResidual(ksp, start, work[W_R]));
+  PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, start, work[W_R]));
   PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_R], work[W_RH], work[W_W]));
   PetscCall(CAKrylovVecFused(1, u, 2, dx, dy, dot)); /* [(r, r), (w, r)] */
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2, dot, &req));
@@ -89,10 +69,10 @@ static PetscErrorCode KSPPIPEBCGSMStart(KSP ksp, PetscBool start, Vec *work, Pet
 /* Residual replacement (as in PETSc's KSPPIPEBCGS): the recurrence vectors recomputed from x and p^ */
 static PetscErrorCode KSPPIPEBCGSMReplace(KSP ksp, Vec *work)
 {
-  KSP_PIPEBCGSM *pb = (KSP_PIPEBCGSM *)ksp->data;
+  KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(KSPPIPEBCGSMTrueResidual(ksp, PETSC_FALSE, work[W_R]));                 /* r = b - A x */
+  PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, PETSC_FALSE, work[W_R]));                 /* r = b - A x */
   PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_R], work[W_RH], work[W_W]));           /* r^ = M^{-1} r, w = A r^ */
   PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_W], work[W_WH], work[W_T]));           /* w^ = M^{-1} w, t = A w^ */
   PetscCall(CAKrylovKSPMatMult(ksp, work[W_PH], work[W_S]));                         /* s = A p^ */
@@ -104,24 +84,16 @@ static PetscErrorCode KSPPIPEBCGSMReplace(KSP ksp, Vec *work)
 
 static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
 {
-  KSP_PIPEBCGSM  *pb   = (KSP_PIPEBCGSM *)ksp->data;
-  MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
-  Vec             w[W_COUNT], X = ksp->vec_sol;
-  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
-  PetscBool       first    = PETSC_TRUE; /* the first iteration after a (re)start: no old directions */
-  PetscScalar     rho, alpha, omega = 0.0, beta = 0.0, dot[5];
-  PetscReal       rnorm;
-  MPI_Request     req;
+  KSP_BiCGStabFamily *pb   = (KSP_BiCGStabFamily *)ksp->data;
+  MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
+  Vec                 w[W_COUNT], X = ksp->vec_sol;
+  const PetscBool     wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool           first    = PETSC_TRUE; /* the first iteration after a (re)start: no old directions */
+  PetscScalar         rho, alpha, omega = 0.0, beta = 0.0, dot[5];
+  MPI_Request         req;
 
   PetscFunctionBegin;
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
-  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &pb->identity));
-  if (!pb->identity) {
-    PetscBool scaled;
-
-    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
-    PetscCheck(!scaled, comm, PETSC_ERR_SUP, "KSPPIPEBCGSM does not support PCSetDiagonalScale()");
-  }
+  PetscCall(KSPSolveBegin_BiCGStabFamily(ksp));
   for (PetscInt i = 0; i < W_COUNT; i++) w[i] = ksp->work[i];
   if (pb->identity) { /* M^{-1} = I: the hatted vectors are the plain ones (p^ stays: it is the direction p) */
     w[W_RH] = w[W_R];
@@ -130,23 +102,17 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
     w[W_QH] = w[W_Q];
     w[W_ZH] = w[W_Z];
   }
-  pb->nsolves++;
 
   /* lines 1-2: r_0, r^_0, w_0, w^_0, t_0; rt = r_0, rho_0 = (r_0, r_0), alpha_0 = rho_0 / (r_0, w_0) */
-  if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
   PetscCall(KSPPIPEBCGSMStart(ksp, PETSC_TRUE, w, dot));
-  rnorm = PetscSqrtReal(PetscAbsScalar(dot[0]));
-  KSPCheckNorm(ksp, rnorm);
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its = 0;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  PetscCall(CAKrylovKSPConvergenceTest(ksp, wantnorm ? rnorm : 0.0));
-  if (!ksp->reason && dot[0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r_0 = 0 exactly (seen here with KSP_NORM_NONE) */
+  PetscCall(KSPInitialTest_BiCGStabFamily(ksp, dot[0]));
   if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   rho = dot[0];
-  if (CAKrylovKSPUnusable(ksp, dot[1], "(rt, A r)")) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CAKrylovKSPCheckCoefficient(ksp, dot[1], "(rt, A r)"));
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   alpha = rho / dot[1];
-  if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
+  if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
 
   while (!ksp->reason) {
     { /* lines 4-5 (group A): the directions, q^, q, y, and [theta, phi, pi] = [(q, y), (y, y), (q, q)] */
@@ -202,9 +168,7 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
 
     PetscCall(CAKrylovKSPNextIteration(ksp));
     pb->nits++;
-    rnorm = wantnorm ? PetscSqrtReal(PetscAbsScalar(dot[4])) : 0.0; /* ||r||, exact (the listing estimates it as pi - omega theta) */
-    KSPCheckNorm(ksp, rnorm);
-    PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
+    PetscCall(KSPNormTest_BiCGStabFamily(ksp, wantnorm ? dot[4] : 0.0)); /* ||r||, exact (the listing estimates it as pi - omega theta) */
     if (ksp->reason) break;
 
     if (dot[0] == 0.0) { /* rt orthogonal to r != 0: restart from the true residual with rt = p = r */
@@ -212,32 +176,28 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
       PetscCall(KSPPIPEBCGSMStart(ksp, PETSC_FALSE, w, dot));
       KSPCheckDot(ksp, dot[0]);
       rho = dot[0];
-      if (CAKrylovKSPUnusable(ksp, dot[1], "(rt, A r)")) break;
+      PetscCall(CAKrylovKSPCheckCoefficient(ksp, dot[1], "(rt, A r)"));
+      if (ksp->reason) break;
       alpha = rho / dot[1];
       first = PETSC_TRUE;
       continue;
     }
     KSPCheckDot(ksp, dot[0]);
     beta = (alpha / omega) * (dot[0] / rho);                              /* line 16 */
-    if (CAKrylovKSPUnusable(ksp, dot[2] + beta * dot[3] - beta * omega * dot[1], "(rt, s_{j+1})")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, dot[2] + beta * dot[3] - beta * omega * dot[1], "(rt, s_{j+1})"));
+    if (ksp->reason) break;
     alpha = dot[0] / (dot[2] + beta * dot[3] - beta * omega * dot[1]);   /* line 17 */
-    if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
+    if (ksp->reason) break;
     rho = dot[0];
     if (pb->replace_period > 0 && ksp->its % pb->replace_period == 0) PetscCall(KSPPIPEBCGSMReplace(ksp, w));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_PIPEBCGSM(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, W_COUNT));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
 {
-  KSP_PIPEBCGSM *pb = (KSP_PIPEBCGSM *)ksp->data;
+  KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;
   PetscBool      isascii;
 
   PetscFunctionBegin;
@@ -248,21 +208,21 @@ static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
   PetscCall(CAKrylovKSPProgressView(&pb->progress, viewer));
   if (pb->replace_period > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", pb->replace_period));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement off\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " residual replacements\n", pb->nsolves, pb->nits, pb->nreductions, pb->nreplacements));
+  PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, pb->nreplacements, "residual replacements"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSetFromOptions_PIPEBCGSM(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
 {
-  KSP_PIPEBCGSM *pb     = (KSP_PIPEBCGSM *)ksp->data;
-  PetscInt       period = pb->replace_period;
-  PetscBool      flg;
+  PetscInt  period = ((KSP_BiCGStabFamily *)ksp->data)->replace_period;
+  PetscBool flg;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP PIPEBCGSM options");
-  PetscCall(PetscOptionsInt("-ksp_pipebcgsm_replacement_period", "Residual replacement every this many iterations (0: never)", "KSPPIPEBCGSMSetReplacementPeriod", period, &period, &flg));
+  PetscCall(PetscOptionsDeprecated("-ksp_pipebcgsm_replacement_period", "-ksp_pipebcgsm_residual_replacement_period", "0.2.0", NULL));
+  PetscCall(PetscOptionsInt("-ksp_pipebcgsm_residual_replacement_period", "Residual replacement every this many iterations (0: never)", "KSPPIPEBCGSMSetReplacementPeriod", period, &period, &flg));
   if (flg) PetscCall(KSPPIPEBCGSMSetReplacementPeriod(ksp, period));
-  PetscCall(CAKrylovKSPProgressSetFromOptions(ksp, PetscOptionsObject, KSPPIPEBCGSM, "KSPPIPEBCGSMSetProgress", &pb->progress));
+  PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -271,47 +231,23 @@ static PetscErrorCode KSPPIPEBCGSMSetReplacementPeriod_PIPEBCGSM(KSP ksp, PetscI
 {
   PetscFunctionBegin;
   PetscCheck(period >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPPIPEBCGSM residual replacement period %" PetscInt_FMT " must be >= 0 (0: never)", period);
-  ((KSP_PIPEBCGSM *)ksp->data)->replace_period = period;
+  ((KSP_BiCGStabFamily *)ksp->data)->replace_period = period;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod_PIPEBCGSM(KSP ksp, PetscInt *period)
 {
   PetscFunctionBegin;
-  *period = ((KSP_PIPEBCGSM *)ksp->data)->replace_period;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPPIPEBCGSMSetProgress_PIPEBCGSM(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
-{
-  PetscFunctionBegin;
-  PetscCall(CAKrylovKSPProgressSet(ksp, &((KSP_PIPEBCGSM *)ksp->data)->progress, type, ntests));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPPIPEBCGSMGetProgress_PIPEBCGSM(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
-{
-  PetscFunctionBegin;
-  CAKrylovKSPProgressGet(&((KSP_PIPEBCGSM *)ksp->data)->progress, type, ntests);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPReset_PIPEBCGSM(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(CAKrylovKSPProgressReset(&((KSP_PIPEBCGSM *)ksp->data)->progress));
+  *period = ((KSP_BiCGStabFamily *)ksp->data)->replace_period;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPDestroy_PIPEBCGSM(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPReset_PIPEBCGSM(ksp));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetProgress_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetProgress_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetReplacementPeriod_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetReplacementPeriod_C", NULL));
-  PetscCall(KSPDestroyDefault(ksp));
+  PetscCall(KSPDestroy_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -325,7 +261,7 @@ static PetscErrorCode KSPDestroy_PIPEBCGSM(KSP ksp)
 - period - replace every period iterations (default 100); 0 turns replacement off
 
   Options Database Key:
-. -ksp_pipebcgsm_replacement_period <period> - set the period
+. -ksp_pipebcgsm_residual_replacement_period <period> - set the period
 
   Notes:
   A replacement recomputes r = b - A x and the auxiliary vectors w, t, s, z, v (and their preconditioned
@@ -398,10 +334,7 @@ PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP ksp, PetscInt *period)
 PetscErrorCode KSPPIPEBCGSMSetProgress(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(ksp, type, 2);
-  PetscValidLogicalCollectiveInt(ksp, ntests, 3);
-  PetscTryMethod(ksp, "KSPPIPEBCGSMSetProgress_C", (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
+  PetscCall(KSPSetProgressMethod_BiCGStabFamily(ksp, "KSPPIPEBCGSM", type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -424,8 +357,7 @@ PetscErrorCode KSPPIPEBCGSMSetProgress(KSP ksp, CAKrylovProgressType type, Petsc
 PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscUseMethod(ksp, "KSPPIPEBCGSMGetProgress_C", (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
+  PetscCall(KSPGetProgressMethod_BiCGStabFamily(ksp, "KSPPIPEBCGSM", type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -435,7 +367,7 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    than `KSPPIPEBCGS`
 
    Options Database Keys:
-+  -ksp_pipebcgsm_replacement_period <100> - residual replacement every this many iterations (0: never)
++  -ksp_pipebcgsm_residual_replacement_period <100> - residual replacement every this many iterations (0: never)
 .  -ksp_pipebcgsm_progress <none,test>     - progression of the reductions while the PC and SpMV run (see `KSPPIPEBCGSMSetProgress()`)
 -  -ksp_pipebcgsm_progress_tests <20>      - `MPI_Test` calls per overlapped region with progress test
 
@@ -459,7 +391,7 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    Differences from the listing: the residual norm is computed exactly in the second reduction (as
    `KSPPIPEBCGS` does) instead of the estimate pi - omega theta; (q, q) stays in the first reduction to
    tell a converged q = 0 from a breakdown when y = 0; an exact (rt, r) = 0 with r != 0 restarts from the
-   true residual; every `-ksp_pipebcgsm_replacement_period` iterations the recurrence vectors are
+   true residual; every `-ksp_pipebcgsm_residual_replacement_period` iterations the recurrence vectors are
    recomputed from x (residual replacement, as in `KSPPIPEBCGS`). Breakdowns end with
    `KSP_DIVERGED_BREAKDOWN`, non-finite values with `KSP_DIVERGED_NANORINF`, x holding the last finite
    iterate. Memory: 15 work vectors.
@@ -478,28 +410,18 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
 M*/
 PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
 {
-  KSP_PIPEBCGSM *pb;
-
   PetscFunctionBegin;
-  PetscCall(PetscNew(&pb));
-  ksp->data          = (void *)pb;
-  pb->replace_period  = 100;
-  CAKrylovKSPProgressInitialize(&pb->progress);
+  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT, "KSPPIPEBCGSM"));
+  ((KSP_BiCGStabFamily *)ksp->data)->replace_period = 100;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
-  ksp->ops->setup          = KSPSetUp_PIPEBCGSM;
   ksp->ops->solve          = KSPSolve_PIPEBCGSM;
-  ksp->ops->reset          = KSPReset_PIPEBCGSM;
   ksp->ops->destroy        = KSPDestroy_PIPEBCGSM;
   ksp->ops->view           = KSPView_PIPEBCGSM;
   ksp->ops->setfromoptions = KSPSetFromOptions_PIPEBCGSM;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetReplacementPeriod_C", KSPPIPEBCGSMSetReplacementPeriod_PIPEBCGSM));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetReplacementPeriod_C", KSPPIPEBCGSMGetReplacementPeriod_PIPEBCGSM));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetProgress_C", KSPPIPEBCGSMSetProgress_PIPEBCGSM));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetProgress_C", KSPPIPEBCGSMGetProgress_PIPEBCGSM));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -14,15 +14,7 @@
    rho_{j+1} = (r_{j+1}, r0) = -omega psi (since (r~, r0) = rho - alpha delta = 0). With the identity preconditioner
    z, t^ are r and s, q are v, t: nothing is copied, pass C has no update and pass D two.
 */
-#include <cakrylov/private/cakrylovimpl.h>
-#include <petsc/private/kspimpl.h>
-
-typedef struct {
-  CAKrylovKSPProgress progress;
-  PetscBool           identity;                  /* the last solve ran with the identity preconditioner */
-  PetscInt            nsolves, nits, nreductions; /* statistics over all solves (KSPView()) */
-  PetscInt            npc;                       /* preconditioner applications over all solves */
-} KSP_RBiCGStab;
+#include <cakrylov/private/bicgstabfamily.h>
 
 /* The work vectors, by name (H: the preconditioned vector, M^{-1} of something) */
 enum { W_R0, W_R, W_Z, W_VH, W_V, W_S, W_TH, W_T, W_Q, W_COUNT };
@@ -31,7 +23,7 @@ enum { REGION_1, REGION_2 }; /* the overlapped regions of an iteration, for the 
 /* y = M^{-1} x while the reduction *req is in flight (region kind): counted, progressed if asked */
 static PetscErrorCode KSPRBiCGStabPCApply(KSP ksp, PetscInt kind, MPI_Request *req, Vec x, Vec y)
 {
-  KSP_RBiCGStab         *rb = (KSP_RBiCGStab *)ksp->data;
+  KSP_BiCGStabFamily    *rb = (KSP_BiCGStabFamily *)ksp->data;
   CAKrylovProgressRegion saved;
 
   PetscFunctionBegin;
@@ -49,17 +41,13 @@ static PetscErrorCode KSPRBiCGStabPCApply(KSP ksp, PetscInt kind, MPI_Request *r
 */
 static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscScalar *rho)
 {
-  KSP_RBiCGStab          *rb = (KSP_RBiCGStab *)ksp->data;
+  KSP_BiCGStabFamily     *rb = (KSP_BiCGStabFamily *)ksp->data;
   MPI_Request             req;
   const CAKrylovVecUpdate u[]  = {{.y = w[W_R0], .a = {1.0}, .x = {w[W_R]}}}; /* r0 = r */
   const CAKrylovVecUpdate uv[] = {{.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}}; /* v^ = z */
 
   PetscFunctionBegin;
-  if (start && ksp->guess_zero) PetscCall(VecCopy(ksp->vec_rhs, w[W_R]));
-  else {
-    PetscCall(CAKrylovKSPMatMult(ksp, ksp->vec_sol, w[W_R]));
-    PetscCall(VecAYPX(w[W_R], -1.0, ksp->vec_rhs));
-  }
+  PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, start, w[W_R]));
   PetscCall(CAKrylovVecFused(1, u, 1, &w[W_R], &w[W_R], rho));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 1, rho, &req));
   if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_1, &req, w[W_R], w[W_Z])); /* line 3: z = M^{-1} r */
@@ -71,24 +59,16 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
 
 static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
 {
-  KSP_RBiCGStab  *rb   = (KSP_RBiCGStab *)ksp->data;
-  MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
-  Vec             w[W_COUNT], X = ksp->vec_sol;
-  const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
-  PetscBool       pending  = PETSC_FALSE; /* ||r_its|| is still to be tested: its local square is in dot[1] */
-  PetscScalar     rho, alpha, omega = 0.0, beta, dot[4];
-  PetscReal       rnorm;
-  MPI_Request     req;
+  KSP_BiCGStabFamily *rb   = (KSP_BiCGStabFamily *)ksp->data;
+  MPI_Comm            comm = PetscObjectComm((PetscObject)ksp);
+  Vec                 w[W_COUNT], X = ksp->vec_sol;
+  const PetscBool     wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool           pending  = PETSC_FALSE; /* ||r_its|| is still to be tested: its local square is in dot[1] */
+  PetscScalar         rho, alpha, omega = 0.0, beta, dot[4];
+  MPI_Request         req;
 
   PetscFunctionBegin;
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
-  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &rb->identity));
-  if (!rb->identity) {
-    PetscBool scaled;
-
-    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
-    PetscCheck(!scaled, comm, PETSC_ERR_SUP, "KSPRBICGSTAB does not support PCSetDiagonalScale()");
-  }
+  PetscCall(KSPSolveBegin_BiCGStabFamily(ksp));
   for (PetscInt i = 0; i < W_COUNT; i++) w[i] = ksp->work[i];
   if (rb->identity) { /* M^{-1} = I: z = r, t^ = r~ (kept in r), s = v, q = t; v^ stays: it is the direction p */
     w[W_Z]  = w[W_R];
@@ -96,17 +76,9 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     w[W_S]  = w[W_V];
     w[W_Q]  = w[W_T];
   }
-  rb->nsolves++;
 
-  if (ksp->guess_zero) PetscCall(VecSet(X, 0.0));
   PetscCall(KSPRBiCGStabStart(ksp, PETSC_TRUE, w, &rho));
-  rnorm = PetscSqrtReal(PetscAbsScalar(rho));
-  KSPCheckNorm(ksp, rnorm);
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its = 0;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  PetscCall(CAKrylovKSPConvergenceTest(ksp, wantnorm ? rnorm : 0.0));
-  if (!ksp->reason && rho == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r_0 = 0 exactly (seen here with KSP_NORM_NONE) */
+  PetscCall(KSPInitialTest_BiCGStabFamily(ksp, rho));
 
   while (!ksp->reason) {
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_VH], w[W_V])); /* line 6: v = A v^ */
@@ -121,14 +93,14 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     rb->nreductions++;
     if (pending) { /* the test of iteration its, one half step late: ||r_its|| is exact, not the listing's eta - omega theta */
       pending = PETSC_FALSE;
-      rnorm   = PetscSqrtReal(PetscAbsScalar(dot[1]));
-      KSPCheckNorm(ksp, rnorm);
-      PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
+      PetscCall(KSPNormTest_BiCGStabFamily(ksp, dot[1]));
       if (ksp->reason) break;
     }
-    if (CAKrylovKSPUnusable(ksp, dot[0], "(r0, A M^{-1} p)")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, dot[0], "(r0, A M^{-1} p)"));
+    if (ksp->reason) break;
     alpha = rho / dot[0]; /* line 9 */
-    if (CAKrylovKSPUnusable(ksp, alpha, "alpha")) break;
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
+    if (ksp->reason) break;
 
     if (!rb->identity) { /* line 10 (pass B): t^ = z - alpha s */
       const CAKrylovVecUpdate u[] = {{.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}}};
@@ -177,9 +149,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
       PetscCall(KSPRBiCGStabStart(ksp, PETSC_FALSE, w, &rho));
       if (wantnorm) { /* the test of iteration its with the exact norm the restart computed */
         pending = PETSC_FALSE;
-        rnorm   = PetscSqrtReal(PetscAbsScalar(rho));
-        KSPCheckNorm(ksp, rnorm);
-        PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
+        PetscCall(KSPNormTest_BiCGStabFamily(ksp, rho));
       }
       if (!ksp->reason && rho == 0.0) ksp->reason = KSP_CONVERGED_ATOL;
       continue;
@@ -189,31 +159,17 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_RBiCGStab(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPSetWorkVecs(ksp, W_COUNT));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPReset_RBiCGStab(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(CAKrylovKSPProgressReset(&((KSP_RBiCGStab *)ksp->data)->progress));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPView_RBiCGStab(KSP ksp, PetscViewer viewer)
 {
-  KSP_RBiCGStab *rb = (KSP_RBiCGStab *)ksp->data;
-  PetscBool      isascii;
+  KSP_BiCGStabFamily *rb = (KSP_BiCGStabFamily *)ksp->data;
+  PetscBool           isascii;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  reordered, merged vector operations: 2 non-blocking global reductions per iteration, each hidden behind one PC application\n"));
   PetscCall(CAKrylovKSPProgressView(&rb->progress, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions, %" PetscInt_FMT " PC applications\n", rb->nsolves, rb->nits, rb->nreductions, rb->npc));
+  PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, rb->npc, "PC applications"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -221,32 +177,8 @@ static PetscErrorCode KSPSetFromOptions_RBiCGStab(KSP ksp, CAKrylovOptionItems P
 {
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP RBICGSTAB options");
-  PetscCall(CAKrylovKSPProgressSetFromOptions(ksp, PetscOptionsObject, KSPRBICGSTAB, "KSPRBiCGStabSetProgress", &((KSP_RBiCGStab *)ksp->data)->progress));
+  PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject));
   PetscOptionsHeadEnd();
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPRBiCGStabSetProgress_RBiCGStab(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
-{
-  PetscFunctionBegin;
-  PetscCall(CAKrylovKSPProgressSet(ksp, &((KSP_RBiCGStab *)ksp->data)->progress, type, ntests));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPRBiCGStabGetProgress_RBiCGStab(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
-{
-  PetscFunctionBegin;
-  CAKrylovKSPProgressGet(&((KSP_RBiCGStab *)ksp->data)->progress, type, ntests);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPDestroy_RBiCGStab(KSP ksp)
-{
-  PetscFunctionBegin;
-  PetscCall(KSPReset_RBiCGStab(ksp));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabSetProgress_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabGetProgress_C", NULL));
-  PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -280,10 +212,7 @@ static PetscErrorCode KSPDestroy_RBiCGStab(KSP ksp)
 PetscErrorCode KSPRBiCGStabSetProgress(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(ksp, type, 2);
-  PetscValidLogicalCollectiveInt(ksp, ntests, 3);
-  PetscTryMethod(ksp, "KSPRBiCGStabSetProgress_C", (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
+  PetscCall(KSPSetProgressMethod_BiCGStabFamily(ksp, "KSPRBiCGStab", type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -306,8 +235,7 @@ PetscErrorCode KSPRBiCGStabSetProgress(KSP ksp, CAKrylovProgressType type, Petsc
 PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscUseMethod(ksp, "KSPRBiCGStabGetProgress_C", (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
+  PetscCall(KSPGetProgressMethod_BiCGStabFamily(ksp, "KSPRBiCGStab", type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -350,25 +278,13 @@ PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
 M*/
 PetscErrorCode KSPCreate_RBiCGStab(KSP ksp)
 {
-  KSP_RBiCGStab *rb;
-
   PetscFunctionBegin;
-  PetscCall(PetscNew(&rb));
-  ksp->data          = (void *)rb;
-  CAKrylovKSPProgressInitialize(&rb->progress);
+  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT, "KSPRBiCGStab"));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
-  ksp->ops->setup          = KSPSetUp_RBiCGStab;
   ksp->ops->solve          = KSPSolve_RBiCGStab;
-  ksp->ops->reset          = KSPReset_RBiCGStab;
-  ksp->ops->destroy        = KSPDestroy_RBiCGStab;
   ksp->ops->view           = KSPView_RBiCGStab;
   ksp->ops->setfromoptions = KSPSetFromOptions_RBiCGStab;
-  ksp->ops->buildsolution  = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual  = KSPBuildResidualDefault;
-
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabSetProgress_C", KSPRBiCGStabSetProgress_RBiCGStab));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabGetProgress_C", KSPRBiCGStabGetProgress_RBiCGStab));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,187 @@
+/* The pieces the merged BiCGStab types (bcgsm, rbicgstab, pipebcgsm) share: see bicgstabfamily.h. */
+#include <cakrylov/private/bicgstabfamily.h>
+
+static PetscErrorCode KSPSetUp_BiCGStabFamily(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCheck(ksp->pc_side != PC_SYMMETRIC, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP %s does not support symmetric preconditioning", ((PetscObject)ksp)->type_name);
+  PetscCall(KSPSetWorkVecs(ksp, ((KSP_BiCGStabFamily *)ksp->data)->nwork));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_BiCGStabFamily(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPProgressReset(&((KSP_BiCGStabFamily *)ksp->data)->progress));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The _C methods of KSP<Type>SetProgress() and KSP<Type>GetProgress(), the same for every type that has them */
+static PetscErrorCode KSPSetProgress_BiCGStabFamily(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
+{
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPProgressSet(ksp, &((KSP_BiCGStabFamily *)ksp->data)->progress, type, ntests));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPGetProgress_BiCGStabFamily(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
+{
+  PetscFunctionBegin;
+  CAKrylovKSPProgressGet(&((KSP_BiCGStabFamily *)ksp->data)->progress, type, ntests);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "<name>SetProgress_C" and "<name>GetProgress_C" composed (on) or removed */
+static PetscErrorCode KSPComposeProgress_BiCGStabFamily(KSP ksp, PetscBool on)
+{
+  const char *name = ((KSP_BiCGStabFamily *)ksp->data)->name;
+  char        set[64], get[64];
+
+  PetscFunctionBegin;
+  if (!name) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscSNPrintf(set, sizeof(set), "%sSetProgress_C", name));
+  PetscCall(PetscSNPrintf(get, sizeof(get), "%sGetProgress_C", name));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, set, on ? KSPSetProgress_BiCGStabFamily : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, get, on ? KSPGetProgress_BiCGStabFamily : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bodies of the public KSP<name>SetProgress() and KSP<name>GetProgress(): dispatch to "<name>SetProgress_C" and
+   "<name>GetProgress_C" (the setter does nothing on other types, the getter fails there) */
+PetscErrorCode KSPSetProgressMethod_BiCGStabFamily(KSP ksp, const char name[], CAKrylovProgressType type, PetscInt ntests)
+{
+  char method[64];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, type, 3);
+  PetscValidLogicalCollectiveInt(ksp, ntests, 4);
+  PetscCall(PetscSNPrintf(method, sizeof(method), "%sSetProgress_C", name));
+  PetscTryMethod(ksp, method, (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPGetProgressMethod_BiCGStabFamily(KSP ksp, const char name[], CAKrylovProgressType *type, PetscInt *ntests)
+{
+  char method[64];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscCall(PetscSNPrintf(method, sizeof(method), "%sGetProgress_C", name));
+  PetscUseMethod(ksp, method, (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The family's part of KSPCreate_X(): the data with nwork work vectors, setup, reset, destroy, the default solution
+   and residual builders; name: the prefix of the type's progress setters ("KSPRBiCGStab"), NULL for none
+*/
+PetscErrorCode KSPCreate_BiCGStabFamily(KSP ksp, PetscInt nwork, const char name[])
+{
+  KSP_BiCGStabFamily *fam;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&fam));
+  ksp->data  = (void *)fam;
+  fam->name  = name;
+  fam->nwork = nwork;
+  CAKrylovKSPProgressInitialize(&fam->progress);
+
+  ksp->ops->setup         = KSPSetUp_BiCGStabFamily;
+  ksp->ops->reset         = KSPReset_BiCGStabFamily;
+  ksp->ops->destroy       = KSPDestroy_BiCGStabFamily;
+  ksp->ops->buildsolution = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual = KSPBuildResidualDefault;
+  PetscCall(KSPComposeProgress_BiCGStabFamily(ksp, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A type with methods of its own removes them first, then calls this */
+PetscErrorCode KSPDestroy_BiCGStabFamily(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPReset_BiCGStabFamily(ksp));
+  PetscCall(KSPComposeProgress_BiCGStabFamily(ksp, PETSC_FALSE));
+  PetscCall(KSPDestroyDefault(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The start of every solve: fused-kernel options, whether M^{-1} = I, the diagonal-scaling check of right
+   preconditioning (the iterations update x with M^{-1}-vectors and never unscale), x = 0 for a zero guess */
+PetscErrorCode KSPSolveBegin_BiCGStabFamily(KSP ksp)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &fam->identity));
+  if (!fam->identity && ksp->pc_side == PC_RIGHT) {
+    PetscBool scaled;
+
+    PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
+    PetscCheck(!scaled, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSP %s does not support PCSetDiagonalScale() with right preconditioning", ((PetscObject)ksp)->type_name);
+  }
+  fam->nsolves++;
+  if (ksp->guess_zero) PetscCall(VecSet(ksp->vec_sol, 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r = b - A x (r = b when a zero initial guess starts the solve) */
+PetscErrorCode KSPTrueResidual_BiCGStabFamily(KSP ksp, PetscBool start, Vec r)
+{
+  PetscFunctionBegin;
+  if (start && ksp->guess_zero) PetscCall(VecCopy(ksp->vec_rhs, r));
+  else {
+    PetscCall(CAKrylovKSPMatMult(ksp, ksp->vec_sol, r));
+    PetscCall(VecAYPX(r, -1.0, ksp->vec_rhs));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The test of iteration ksp->its with ||r|| = |rr|^{1/2}, rr = (r, r) summed by a reduction of the iteration */
+PetscErrorCode KSPNormTest_BiCGStabFamily(KSP ksp, PetscScalar rr)
+{
+  const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(rr));
+
+  PetscFunctionBegin;
+  KSPCheckNorm(ksp, rnorm);
+  PetscCall(CAKrylovKSPConvergenceTest(ksp, rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Iteration 0 with rr = (r_0, r_0): its test (with norm 0 under KSP_NORM_NONE); r_0 = 0 exactly converges (seen here with KSP_NORM_NONE) */
+PetscErrorCode KSPInitialTest_BiCGStabFamily(KSP ksp, PetscScalar rr)
+{
+  PetscFunctionBegin;
+  KSPCheckNorm(ksp, PetscSqrtReal(PetscAbsScalar(rr)));
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its = 0;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPNormTest_BiCGStabFamily(ksp, ksp->normtype != KSP_NORM_NONE ? rr : 0.0));
+  if (!ksp->reason && rr == 0.0) ksp->reason = KSP_CONVERGED_ATOL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ksp_<type>_progress and -ksp_<type>_progress_tests (inside the type's options head) */
+PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  char                man[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(man, sizeof(man), "%sSetProgress", fam->name));
+  PetscCall(CAKrylovKSPProgressSetFromOptions(ksp, PetscOptionsObject, ((PetscObject)ksp)->type_name, man, &fam->progress));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The statistics line of -ksp_view, with one count of the type's own (what: its name; NULL: none) */
+PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt count, const char what[])
+{
+  KSP_BiCGStabFamily *fam     = (KSP_BiCGStabFamily *)ksp->data;
+  char                own[64] = "";
+
+  PetscFunctionBegin;
+  if (what) PetscCall(PetscSNPrintf(own, sizeof(own), ", %" PetscInt_FMT " %s", count, what));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions%s\n", fam->nsolves, fam->nits, fam->nreductions, own));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
