@@ -1,0 +1,336 @@
+#include "ksptests.h"
+
+static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n" KSPTESTS_HELP "\
+  -check_full_gram : solve again reducing all of the Gram matrix (not only its upper triangle), compare iterations and residual history\n\
+  -check_paired : solve again with the other setting of -ksp_cabicgstab_paired, compare iterations and residual history\n\
+  -check_spectrum_api : KSPCABiCGStabSetSpectrum()/GetSpectrum(): a given interval, then back to the estimate\n\
+  -bad_setters : call the setters with bad values and print the errors\n\n";
+
+static PetscBool check_full_gram, check_paired, check_spectrum_api, bad_setters;
+
+static PetscErrorCode Options(void)
+{
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPCABICGSTAB regression test", NULL);
+  PetscCall(PetscOptionsBool("-check_full_gram", "Compare with the full Gram matrix reduction", NULL, check_full_gram, &check_full_gram, NULL));
+  PetscCall(PetscOptionsBool("-check_paired", "Compare with paired matrix powers switched", NULL, check_paired, &check_paired, NULL));
+  PetscCall(PetscOptionsBool("-check_spectrum_api", "A given spectrum, then back to the estimate", NULL, check_spectrum_api, &check_spectrum_api, NULL));
+  PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/* The changes CompareResolve() makes for cabicgstab: the full Gram matrix reduced instead of its upper triangle, paired
+   matrix powers switched */
+static PetscErrorCode ChangeGram(KSP ksp, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabSetSymmetricGram(ksp, on ? PETSC_FALSE : PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ChangePaired(KSP ksp, PetscBool on)
+{
+  PetscBool paired;
+
+  PetscFunctionBegin;
+  (void)on;
+  PetscCall(KSPCABiCGStabGetPaired(ksp, &paired));
+  PetscCall(KSPCABiCGStabSetPaired(ksp, paired ? PETSC_FALSE : PETSC_TRUE)); /* switched, then switched back */
+  PetscFunctionReturn(0);
+}
+
+/* The spectrum given (0, 2 contains that of the Jacobi-preconditioned Laplacian), then estimated again */
+static PetscErrorCode CheckSpectrumAPI(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  PetscReal          lmin, lmax, imax;
+  KSPConvergedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabSetSpectrum(ksp, 0.0, 2.0));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPCABiCGStabGetSpectrum(ksp, &lmin, &lmax, &imax));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "given spectrum [%g, %g], imaginary extent %g: %s\n", (double)lmin, (double)lmax, (double)imax, KSPConvergedReasons[reason]));
+  PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPCABiCGStabGetSpectrum(ksp, &lmin, &lmax, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "estimated again: 0 < lmin < lmax < 2: %s: %s\n", 0.0 < lmin && lmin < lmax && lmax < 2.0 ? "yes" : "NO", KSPConvergedReasons[reason]));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BadSetters(KSP ksp)
+{
+  const PetscInt  bad[] = {0, 33};
+  const PetscReal bad_spectrum[][2] = {
+    {2.0,      1.0},
+    {1.0,      1.0},
+    {(PetscReal)NAN, 1.0},
+    {0.0, (PetscReal)INFINITY}
+  };
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    PetscErrorCode ierr = KSPCABiCGStabSetS(ksp, bad[i]);
+    const char    *specific;
+
+    PetscCall(CAKrylovErrorMessage(ierr, &specific));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPCABiCGStabSetS(ksp, %" PetscInt_FMT ") -> error %d: %s\n", bad[i], (int)ierr, specific));
+  }
+  for (size_t i = 0; i < sizeof(bad_spectrum) / sizeof(bad_spectrum[0]); i++) {
+    PetscErrorCode ierr = KSPCABiCGStabSetSpectrum(ksp, bad_spectrum[i][0], bad_spectrum[i][1]);
+    const char    *specific;
+
+    PetscCall(CAKrylovErrorMessage(ierr, &specific));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPCABiCGStabSetSpectrum(ksp, %g, %g) -> error %d: %s\n", (double)bad_spectrum[i][0], (double)bad_spectrum[i][1], (int)ierr, specific));
+  }
+  PetscCall(PetscPopErrorHandler());
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BeforeSetUp(KSP ksp)
+{
+  PetscFunctionBegin;
+  if (bad_setters) PetscCall(BadSetters(ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Checks(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  PetscFunctionBegin;
+  if (check_full_gram) PetscCall(CompareResolve(ksp, b, x0, x, "full Gram matrix against its upper triangle reduced", ChangeGram));
+  if (check_paired) PetscCall(CompareResolve(ksp, b, x0, x, "paired matrix powers switched", ChangePaired));
+  if (check_spectrum_api) PetscCall(CheckSpectrumAPI(ksp, b, x0, x));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const KSPTestHooks hooks = {Options, BeforeSetUp, Checks};
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(KSPTestRun(KSPCABICGSTAB, &hooks));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+   build:
+      requires: !complex
+
+   testset:
+      suffix: poisson2d
+      nsize: {{1 2 4}}
+      args: -problem poisson -dim 2 -n 24 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{right left}} -nonzero_guess {{0 1}}
+      output_file: output/cabicgstab_converged.out
+
+   testset:
+      suffix: poisson3d
+      nsize: {{1 2 4}}
+      args: -problem poisson -dim 3 -n 10 -pc_type {{jacobi bjacobi}} -ksp_pc_side {{right left}}
+      output_file: output/cabicgstab_converged.out
+
+   testset:
+      suffix: convdiff
+      nsize: {{1 2 4}}
+      args: -problem convdiff -dim 2 -n 24 -peclet 0.5 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{right left}} -nonzero_guess {{0 1}}
+      output_file: output/cabicgstab_converged.out
+
+   # s = 1 without telescoping is classical BiCGStab: same iterations as KSPBCGS (+-1)
+   test:
+      suffix: s1_vs_bcgs
+      args: -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type {{none jacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_s 1 -ksp_cabicgstab_telescope 0 -compare 0
+      output_file: output/cabicgstab_s1_vs_bcgs.out
+
+   # s = 2, 4 within 10 % of KSPBCGS
+   test:
+      suffix: s_vs_bcgs
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type jacobi -ksp_cabicgstab_s {{2 4}} -ksp_cabicgstab_telescope {{0 1}} -compare 0.1
+      output_file: output/cabicgstab_s_vs_bcgs.out
+
+   # global reductions counted for real on 2 ranks: 1 initial norm + 1 per outer iteration
+   test:
+      suffix: reductions
+      nsize: 2
+      args: -problem poisson -dim 2 -n 24 -pc_type jacobi -ksp_cabicgstab_s {{1 2 4}} -ksp_cabicgstab_telescope {{0 1}} -count_reductions
+      filter: sed -E "s/ [(]s = [0-9]+, telescoping (on|off)[)]//"
+      output_file: output/cabicgstab_reductions.out
+
+   # the Gram matrix reduced whole or only its upper triangle (the default): the same solve up to rounding
+   test:
+      suffix: symmetric_gram
+      nsize: {{2 4}}
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type jacobi -ksp_cabicgstab_s {{2 4}} -check_full_gram
+      output_file: output/cabicgstab_symmetric_gram.out
+
+   # Newton and Chebyshev bases at s = 8 (the spectrum estimated by 2s GMRES steps): within 10 % of KSPBCGS iterations, true residual below the tolerance
+   test:
+      suffix: bases
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 16 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -compare 0.1
+      output_file: output/cabicgstab_s_vs_bcgs.out
+
+   # ... and at s = 12, 16 within 20 % (the large-s target, as in tests/ex5: at s >= 12 a basis of degree 2s loses digits
+   # that BiCGStab's coefficients then round on, and BiCGStab's own count moves by up to 10 % with rounding alone; here
+   # Newton s = 12 takes 46 to 51 iterations across OpenBLAS kernel sets, bcgs 46)
+   test:
+      suffix: bases_large_s
+      nsize: 2
+      args: -problem poisson -dim 3 -n 24 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s {{12 16}} -ksp_rtol 1e-10 -compare 0.2
+      output_file: output/cabicgstab_bases_large_s.out
+
+   # a user-given interval instead of the estimate (Jacobi-preconditioned Laplacian: the spectrum lies in (0, 2))
+   test:
+      suffix: user_spectrum
+      nsize: 2
+      args: -problem poisson -dim 2 -n 32 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -ksp_cabicgstab_spectrum 0,2 -ksp_rtol 1e-10 -compare 0.1
+      output_file: output/cabicgstab_s_vs_bcgs.out
+
+   test:
+      suffix: user_spectrum_view
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 2 -ksp_cabicgstab_spectrum 0,2 -ksp_view
+      filter: grep -E "basis|spectrum|shifts"
+
+   # the spectrum given through the API, then estimated again (-ksp_view counts the estimates: the first solve's and the last one)
+   test:
+      suffix: spectrum_api
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 4 -check_spectrum_api -ksp_view
+      filter: grep -E "given|estimated again|spectrum estimates|cabicgstab:" | sed -E "s/, [0-9]+ operator applications, [0-9]+ global reductions/, N operator applications, N global reductions/"
+      output_file: output/cabicgstab_spectrum_api.out
+
+   # still one reduction per outer iteration with the new bases (the spectrum is estimated in the uncounted warm-up solve)
+   test:
+      suffix: bases_reductions
+      nsize: 2
+      args: -problem poisson -dim 2 -n 24 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s {{4 8}} -count_reductions
+      filter: sed -E "s/ [(]s = [0-9]+, telescoping (on|off)[)]//"
+      output_file: output/cabicgstab_reductions.out
+
+   # the halved Gram reduction and paired matrix powers do not change the solves of the new bases beyond rounding
+   test:
+      suffix: bases_variants
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim 2 -n 24 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -check_full_gram -check_paired
+
+   # paired matrix powers ([A p_i, A r_i] as one two-column product) against column by column: the same solve up to rounding
+   test:
+      suffix: paired
+      nsize: {{1 2}}
+      args: -problem {{poisson convdiff}} -dim {{2 3}} -n 12 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_s 4 -check_paired
+      output_file: output/cabicgstab_paired.out
+
+   # other matrix types: PETSc's MatProduct multiplies them column by column where it has no block kernel (sell)
+   test:
+      suffix: paired_mattype
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 16 -pc_type jacobi -dm_mat_type {{baij sell}} -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_s 4 -check_paired
+      output_file: output/cabicgstab_paired.out
+
+   # the spectrum is estimated once for repeated solves with the same operator, again when the operator changes
+   test:
+      suffix: spectrum_once
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 4 -solves 3 -ksp_view
+      filter: grep -E "spectrum estimates" | sed -E "s/, [0-9]+ operator applications, [0-9]+ global reductions/, N operator applications, N global reductions/"
+
+   test:
+      suffix: spectrum_operator_changed
+      nsize: 2
+      args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_s 4 -solves 3 -scale_operator -ksp_view
+      filter: grep -E "spectrum estimates" | sed -E "s/, [0-9]+ operator applications, [0-9]+ global reductions/, N operator applications, N global reductions/"
+
+   # an honest final norm: the monomial basis at s = 8 claims convergence on its drifted updated residual; the true
+   # residual is checked, fails, and the solve goes on from it by residual replacement (p and rt kept)
+   test:
+      suffix: true_residual_check
+      nsize: 2
+      args: -problem poisson -dim 3 -n 24 -pc_type jacobi -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -ksp_view
+      filter: grep -E "cabicgstab:|true residual|claims checked" | sed -E "s/b - A x: [1-9][0-9]{0,9} [(][1-9][0-9]{0,9} failed/b - A x: at least once (at least once failed/"
+
+   # residual replacement at outer-iteration boundaries
+   test:
+      suffix: replacement
+      nsize: 2
+      args: -problem {{poisson convdiff}} -dim 3 -n 16 -pc_type jacobi -ksp_cabicgstab_basis newton -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -ksp_cabicgstab_residual_replacement -compare 0.1 -ksp_view
+      filter: grep -E "cabicgstab:|true residual|within|replacement" | sed -E -e "s/residual replacements: [1-9][0-9]{0,9}/residual replacements: at least one/" -e "/ended early/s/: [0-9]+/: N/g"
+
+   # the monomial basis at s = 16: its coordinates lose their digits, adaptive s lowers s_k, outer iterations end early at
+   # half steps (resumed at omega by the next Gram matrix), and the solve stays within 20 % of bcgs's iterations
+   test:
+      suffix: monomial_large_s
+      nsize: {{1 2}}
+      args: -problem poisson -dim 2 -n 64 -pc_type jacobi -ksp_cabicgstab_s 16 -compare 0.2 -ksp_view
+      filter: grep -E "adaptive s:|ended early|within" | sed -E -e "s/lowered [1-9][0-9]{0,9} times, raised [0-9]+ times; smallest s_k allowed [0-9]+/lowered at least once/" -e "s/q[)]: [1-9][0-9]{0,9}, at a half step: [1-9][0-9]{0,9}; full restarts: [0-9]+; residual replacements: [0-9]+/q): at least once, at a half step: at least once/"
+      output_file: output/cabicgstab_monomial_large_s.out
+
+   test:
+      suffix: reductions_normnone
+      nsize: 2
+      args: -problem poisson -dim 2 -n 24 -pc_type jacobi -ksp_norm_type none -ksp_max_it 30 -count_reductions
+      output_file: output/cabicgstab_reductions_normnone.out
+
+   test:
+      suffix: view
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_s 3 -ksp_cabicgstab_telescope 0 -ksp_view
+      filter: grep -E "cabicgstab|s = |Gram|statistics" | sed -E "/statistics/s/[0-9]+/N/g"
+
+   test:
+      suffix: breakdown
+      nsize: {{1 2}}
+      args: -problem skew -dim 2 -n 8 -pc_type none
+      output_file: output/cabicgstab_breakdown.out
+
+   test:
+      suffix: zero_rhs
+      nsize: {{1 2}}
+      args: -rhs zero -pc_type jacobi
+      output_file: output/cabicgstab_zero_rhs.out
+
+   test:
+      suffix: nan_rhs
+      nsize: {{1 2}}
+      args: -rhs nan -pc_type jacobi -ksp_norm_type {{unpreconditioned none}}
+      output_file: output/cabicgstab_nan_rhs.out
+
+   test:
+      suffix: bad_setters
+      args: -bad_setters -pc_type jacobi
+
+   test:
+      suffix: bad_option
+      args: -ksp_cabicgstab_s 0
+      filter: Error: grep -o -E "KSPCABICGSTAB s = 0 is out of range: 1 <= s <= [0-9]+"
+
+   test:
+      suffix: bad_basis
+      args: -ksp_cabicgstab_basis legendre
+      filter: Error: grep -o -E "Unknown option .?legendre.? for -ksp_cabicgstab_basis" | sed -E "s/option .?legendre.? for/option legendre for/"
+
+   test:
+      suffix: bad_spectrum_order
+      args: -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_spectrum 2,1
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+
+   test:
+      suffix: bad_spectrum_nan
+      args: -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_spectrum nan,1
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+
+   test:
+      suffix: bad_spectrum_count
+      args: -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_spectrum 1
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+
+   test:
+      suffix: bad_spectrum_empty
+      args: -ksp_cabicgstab_basis newton -ksp_cabicgstab_spectrum
+      filter: Error: grep -o -E "(KSPCABICGSTAB spectrum|-ksp_cabicgstab_spectrum needs).*"
+TEST*/
