@@ -69,7 +69,10 @@ PetscErrorCode CAKrylovKSPMatMult(KSP ksp, Vec x, Vec y)
    possible the solve ends (ksp->reason is set) with the best iterate in x:
      t = 0, s = 0:   x + alpha p^ solves the system (one more iteration, converged)
      t = 0, s != 0:  breakdown, x unchanged
-     omega = 0/NaN:  x + alpha p^ (the half step) is kept
+     omega = 0:      s is orthogonal to A s: x + alpha p^ is the iterate (one more iteration); converged if its
+                     residual ||s|| passes the convergence test (the half step solved the system up to rounding,
+                     seen with PETSc's ex23 -n 3), breakdown otherwise
+     omega NaN/Inf:  x + alpha p^ (the half step) is kept
 */
 PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscScalar alpha, Vec x, Vec ph, PetscScalar *omega, PetscInt *nits)
 {
@@ -92,6 +95,19 @@ PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscSca
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   *omega = dot[0] / dot[1];
+  if (*omega == 0.0) {
+    const PetscReal snorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(dot[2])) : 0.0; /* ||s|| */
+
+    PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+    PetscCall(CAKrylovKSPNextIteration(ksp));
+    (*nits)++;
+    PetscCall(CAKrylovKSPConvergenceTest(ksp, snorm));
+    if (!ksp->reason || ksp->reason == KSP_DIVERGED_ITS) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      PetscCall(PetscInfo(ksp, "Breakdown at iteration %" PetscInt_FMT ": omega = (A s, s) / (A s, A s) = 0 with ||s|| = %g not converged\n", ksp->its, (double)snorm));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(CAKrylovKSPCheckCoefficient(ksp, *omega, "omega"));
   if (ksp->reason) PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
