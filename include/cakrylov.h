@@ -156,7 +156,8 @@ typedef struct {
 
 CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomSolver(PC, KSPType);
 CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomTolerances(PC, PetscReal, PetscInt);
-CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomTelescope(PC, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomAgglomeration(PC, PetscInt);
+CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomTelescope(PC, PetscInt); /* deprecated (0.2): PCMGSetBottomAgglomeration() */
 CAKRYLOV_EXTERN PetscErrorCode PCMGGetBottomReport(PC, PCMGBottomReport *);
 CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportView(PC, PetscViewer);
 CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportReset(PC);

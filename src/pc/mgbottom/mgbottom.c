@@ -32,7 +32,7 @@ typedef struct {
   /* the policy: ksptype[0] == 0 leaves the coarse solve as PCMG and the -mg_coarse_ options make it */
   char      ksptype[256];
   PetscReal rtol;
-  PetscInt  maxit, telescope;
+  PetscInt  maxit, agglomeration; /* the bottom solve runs on 1 of every agglomeration ranks (PCTELESCOPE) */
   PetscBool report;   /* print the report when the PC is destroyed */
   char      basis[256]; /* the policy's choice of a cakrylov bottom solver's basis, and why (for the report) */
   KSP       krylov;   /* the KSP whose iterations are counted: the coarse KSP, or the one inside PCTELESCOPE */
@@ -234,11 +234,11 @@ static PetscErrorCode PCMGBottomConfigureCoarse(PC pc, PCMGBottom *bottom)
   bottom->pending = PETSC_FALSE;
   if (!bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(coarse, &cpc));
-  if (bottom->telescope > 1) {
-    /* the Krylov solve runs on every telescope-th rank: its reductions span fewer ranks (Hu 1995) */
+  if (bottom->agglomeration > 1) {
+    /* the Krylov solve runs on 1 of every agglomeration ranks: its reductions span fewer ranks (Hu 1995) */
     PetscCall(KSPSetType(coarse, KSPPREONLY));
     PetscCall(PCSetType(cpc, PCTELESCOPE));
-    PetscCall(PCTelescopeSetReductionFactor(cpc, bottom->telescope));
+    PetscCall(PCTelescopeSetReductionFactor(cpc, bottom->agglomeration));
     bottom->pending = PETSC_TRUE;
   } else PetscCall(PCMGBottomApplyPolicy(bottom, coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -322,7 +322,7 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
     KSP coarse;
 
     PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    PetscCall(PCMGBottomChooseBasis(bottom, coarse, bottom->telescope > 1 ? bottom->krylov : coarse));
+    PetscCall(PCMGBottomChooseBasis(bottom, coarse, bottom->agglomeration > 1 ? bottom->krylov : coarse));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -341,15 +341,16 @@ static PetscErrorCode PCSetFromOptions_MGBottom(PC pc, CAKrylovOptionItems Petsc
   PCMGBottomWrapRichardson(pc, bottom);
   rtol   = bottom->rtol;
   maxit  = bottom->maxit;
-  factor = bottom->telescope;
+  factor = bottom->agglomeration;
   PetscOptionsHeadBegin(PetscOptionsObject, "PCMG bottom solver (cakrylov)");
   PetscCall(PetscOptionsFList("-pc_mg_bottom_ksp_type", "Krylov method of the bottom solve, with the bottom policy", "PCMGSetBottomSolver", KSPList, bottom->ksptype[0] ? bottom->ksptype : KSPCABICGSTAB, type, sizeof(type), &flg));
   if (flg) PetscCall(PCMGSetBottomSolver(pc, type));
   PetscCall(PetscOptionsReal("-pc_mg_bottom_rtol", "Relative residual reduction of a bottom solve", "PCMGSetBottomTolerances", rtol, &rtol, &flg));
   PetscCall(PetscOptionsInt("-pc_mg_bottom_max_it", "Iteration cap of a bottom solve", "PCMGSetBottomTolerances", maxit, &maxit, &flg2));
   if (flg || flg2) PetscCall(PCMGSetBottomTolerances(pc, rtol, maxit));
-  PetscCall(PetscOptionsInt("-pc_mg_bottom_telescope", "Run the bottom solve on every n-th rank (PCTELESCOPE reduction factor; 1: all ranks)", "PCMGSetBottomTelescope", factor, &factor, &flg));
-  if (flg) PetscCall(PCMGSetBottomTelescope(pc, factor));
+  PetscCall(PetscOptionsDeprecated("-pc_mg_bottom_telescope", "-pc_mg_bottom_agglomeration", "0.2.0", "(telescope names cabicgstab's s-telescoping)"));
+  PetscCall(PetscOptionsInt("-pc_mg_bottom_agglomeration", "Run the bottom solve on 1 of every n ranks (PCTELESCOPE reduction factor; 1: all ranks)", "PCMGSetBottomAgglomeration", factor, &factor, &flg));
+  if (flg) PetscCall(PCMGSetBottomAgglomeration(pc, factor));
   PetscCall(PetscOptionsBool("-pc_mg_bottom_report", "Print the bottom-solve report when the preconditioner is destroyed", "PCMGBottomReportView", bottom->report, &bottom->report, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -391,7 +392,7 @@ static PetscErrorCode PCCreate_MGBottom(PC pc)
   PetscCall(PetscNew(&bottom));
   bottom->rtol      = 1e-4; /* BoxLib/AMReX bottom solves */
   bottom->maxit     = 200;
-  bottom->telescope = 1;
+  bottom->agglomeration = 1;
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)pc), &container));
   PetscCall(PetscContainerSetPointer(container, bottom));
   PetscCall(CAKrylovContainerSetFree(container));
@@ -435,7 +436,7 @@ PetscErrorCode PCMGBottomRegister(void)
 +  -pc_mg_bottom_ksp_type <cabicgstab>  - makes this `KSPType` the bottom solver with the bottom policy (see `PCMGSetBottomSolver()`)
 .  -pc_mg_bottom_rtol <1e-4>            - relative residual reduction of each bottom solve
 .  -pc_mg_bottom_max_it <200>           - iteration cap of each bottom solve
-.  -pc_mg_bottom_telescope <1>          - run the bottom solve on every n-th rank through `PCTELESCOPE`
+.  -pc_mg_bottom_agglomeration <1>      - run the bottom solve on 1 of every n ranks through `PCTELESCOPE`
 -  -pc_mg_bottom_report                 - print the bottom-solve report when the preconditioner is destroyed
 
    Notes:
@@ -446,7 +447,7 @@ PetscErrorCode PCMGBottomRegister(void)
    initial guess and `PCJACOBI`, replacing PCMG's default redundant direct solve. It is applied when `PCMG` is set
    up, before PCMG's setup reads the `-mg_coarse_` options, so that PETSc's own options still work and win:
    `-mg_coarse_ksp_rtol 1e-6` or `-mg_coarse_pc_type sor` change one part of the policy. With
-   `-pc_mg_bottom_telescope` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n,
+   `-pc_mg_bottom_agglomeration` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n,
    and the policy goes to the `KSP` inside it (prefix `-mg_coarse_telescope_`).
 
    A `KSPCABICGSTAB` bottom solver with `PCJACOBI` gets its basis from the coarse operator, after `PCMG`'s setup: one
@@ -466,7 +467,7 @@ PetscErrorCode PCMGBottomRegister(void)
 
    Level: intermediate
 
-.seealso: `PCMGSetBottomSolver()`, `PCMGSetBottomTolerances()`, `PCMGSetBottomTelescope()`, `PCMGGetBottomReport()`,
+.seealso: `PCMGSetBottomSolver()`, `PCMGSetBottomTolerances()`, `PCMGSetBottomAgglomeration()`, `PCMGGetBottomReport()`,
           `PCMGBottomReportView()`, `PCMG`, `PCTELESCOPE`, `KSPCABICGSTAB`
 M*/
 
@@ -490,7 +491,7 @@ M*/
 
   Level: intermediate
 
-.seealso: `PCMGBottomSolver`, `PCMGSetBottomTolerances()`, `PCMGSetBottomTelescope()`, `PCMGGetBottomReport()`
+.seealso: `PCMGBottomSolver`, `PCMGSetBottomTolerances()`, `PCMGSetBottomAgglomeration()`, `PCMGGetBottomReport()`
 @*/
 PetscErrorCode PCMGSetBottomSolver(PC pc, KSPType type)
 {
@@ -537,7 +538,7 @@ PetscErrorCode PCMGSetBottomTolerances(PC pc, PetscReal rtol, PetscInt maxit)
 }
 
 /*@
-  PCMGSetBottomTelescope - Agglomerates the bottom solve onto every factor-th rank through `PCTELESCOPE`
+  PCMGSetBottomAgglomeration - Agglomerates the bottom solve onto 1 of every factor ranks through `PCTELESCOPE`
 
   Logically Collective
 
@@ -546,7 +547,7 @@ PetscErrorCode PCMGSetBottomTolerances(PC pc, PetscReal rtol, PetscInt maxit)
 - factor - the reduction factor: the bottom Krylov solve runs on size/factor ranks (1: on all ranks, the default)
 
   Options Database Key:
-. -pc_mg_bottom_telescope <factor> - the same
+. -pc_mg_bottom_agglomeration <factor> - the same (`-pc_mg_bottom_telescope`, deprecated, still works in 0.2)
 
   Notes:
   Takes effect with a bottom solver set by `PCMGSetBottomSolver()`. Solving the coarse problem on fewer ranks
@@ -557,15 +558,30 @@ PetscErrorCode PCMGSetBottomTolerances(PC pc, PetscReal rtol, PetscInt maxit)
 
 .seealso: `PCMGBottomSolver`, `PCMGSetBottomSolver()`, `PCTELESCOPE`
 @*/
-PetscErrorCode PCMGSetBottomTelescope(PC pc, PetscInt factor)
+PetscErrorCode PCMGSetBottomAgglomeration(PC pc, PetscInt factor)
 {
   PCMGBottom *bottom;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscCheck(factor >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Telescope reduction factor %" PetscInt_FMT " must be at least 1", factor);
+  PetscCheck(factor >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Agglomeration factor %" PetscInt_FMT " must be at least 1", factor);
   PetscCall(PCMGBottomGet(pc, &bottom));
-  bottom->telescope = factor;
+  bottom->agglomeration = factor;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCMGSetBottomTelescope - Deprecated name of `PCMGSetBottomAgglomeration()` ("telescope" names `KSPCABICGSTAB`'s
+  s-telescoping, `KSPCABiCGStabSetTelescope()`); it will be removed after cakrylov 0.2
+
+  Level: deprecated
+
+.seealso: `PCMGSetBottomAgglomeration()`
+@*/
+PetscErrorCode PCMGSetBottomTelescope(PC pc, PetscInt factor)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMGSetBottomAgglomeration(pc, factor));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -674,7 +690,7 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   PetscCall(KSPGetType(bottom->krylov ? bottom->krylov : coarse, &type));
   PetscCall(KSPGetTolerances(bottom->krylov ? bottom->krylov : coarse, &rtol, NULL, NULL, &maxit));
   if (!bottom->ksptype[0]) where[0] = 0;
-  else if (bottom->telescope > 1) PetscCall(PetscSNPrintf(where, sizeof(where), ", on 1 of every %" PetscInt_FMT " ranks (PCTELESCOPE)", bottom->telescope));
+  else if (bottom->agglomeration > 1) PetscCall(PetscSNPrintf(where, sizeof(where), ", on 1 of every %" PetscInt_FMT " ranks (PCTELESCOPE)", bottom->agglomeration));
   else PetscCall(PetscStrncpy(where, ", on all ranks", sizeof(where)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): bottom KSP %s, rtol %g, max_it %" PetscInt_FMT "%s\n", type ? type : "(not set up)", (double)rtol, maxit, bottom->ksptype[0] ? where : " (PCMG's own coarse solve, no bottom policy)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
