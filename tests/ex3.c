@@ -16,6 +16,8 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
 /* -Laplacian + shift on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that
    PCMG's restriction, the transpose of DMDA's interpolation, matches the rediscretized coarse operators). ctx points to
    the shift, in units of 1/h^2: with a positive shift every row is strictly diagonally dominant. */
+static KSP      coarse    = NULL; /* PCMG's coarse KSP, once KSPSetUp() made it */
+static PetscInt ncomputed = 0;    /* calls of ComputeMatrix() for it after that: none, unless it is set up again */
 static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 {
   const PetscReal shift = *(PetscReal *)ctx;
@@ -27,6 +29,7 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 
   PetscFunctionBegin;
   (void)J;
+  if (ksp == coarse) ncomputed++;
   PetscCall(KSPGetDM(ksp, &da));
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
@@ -223,6 +226,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
   PetscCall(KSPSetUp(ksp));
+  if (ismg) PetscCall(PCMGGetCoarseSolve(pc, &coarse));
   PetscCall(KSPGetSolution(ksp, &x));
   PetscCall(KSPGetRhs(ksp, &b));
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
@@ -249,6 +253,8 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles, report.solves - before.solves,
                           report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
+    /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse operator computed again after KSPSetUp(): %s\n", ncomputed ? "YES" : "no"));
   } else {
     KSPConvergedReason reason;
     Mat                A;

@@ -678,6 +678,8 @@ static PetscErrorCode KSPCABiCGStabOuterEnd(KSP ksp, KSPCABiCGStabOuter *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPCABiCGStabAllocate(KSP);
+
 static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
 {
   KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
@@ -685,6 +687,7 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   PetscInt           nloc;
 
   PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabAllocate(ksp)); /* s changed since KSPSetUp() */
   PetscCall(VecGetLocalSize(ksp->vec_rhs, &nloc));
   PetscCheck(nloc == cab->nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vector length %" PetscInt_FMT " differs from the %" PetscInt_FMT " KSPSetUp() saw; call KSPReset() after changing the problem size", nloc, cab->nloc);
   cab->stats.solves++;
@@ -772,7 +775,10 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
+/* The storage of s = cab->s: the basis block V = [P, R, rt] and its column Vecs, the coordinate arrays; (re)allocated only
+   when s changed since the last allocation, by KSPSetUp() and at the start of a solve (a new s after the setup, e.g. from
+   the bottom policy, needs no new KSPSetUp(), which with a DM would compute the operators again) */
+static PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  s = cab->s, nb = 4 * s + 1;
@@ -780,8 +786,6 @@ static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
   PetscBool       standard;
 
   PetscFunctionBegin;
-  PetscCheck(ksp->pc_side != PC_SYMMETRIC, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB does not support symmetric preconditioning; use -ksp_pc_side right or left");
-  PetscCheck(!PetscDefined(USE_COMPLEX), PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB supports real scalars only");
   if (cab->s_alloc == s) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPReset_CABiCGStab(ksp));
 
@@ -802,6 +806,15 @@ static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
   PetscCall(PetscMalloc1(nb + nb * (nb + 1) / 2, &cab->packed));
   PetscCall(PetscMalloc3(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc));
   cab->s_alloc = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_CABiCGStab(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCheck(ksp->pc_side != PC_SYMMETRIC, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB does not support symmetric preconditioning; use -ksp_pc_side right or left");
+  PetscCheck(!PetscDefined(USE_COMPLEX), PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB supports real scalars only");
+  PetscCall(KSPCABiCGStabAllocate(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -867,7 +880,6 @@ static PetscErrorCode KSPCABiCGStabSetS_CABiCGStab(KSP ksp, PetscInt s)
 
   PetscFunctionBegin;
   PetscCheck(s >= 1 && s <= KSPCABICGSTAB_S_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPCABICGSTAB s = %" PetscInt_FMT " is out of range: 1 <= s <= %d", s, KSPCABICGSTAB_S_MAX);
-  if (s != cab->s && cab->s_alloc) ksp->setupstage = KSP_SETUP_NEW; /* KSPSetUp() reallocates for the new s */
   if (s != cab->s) cab->coefficients_ready = PETSC_FALSE; /* 2s shifts, 2s GMRES steps for the spectrum */
   cab->s = s;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -107,18 +107,32 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bottom solver of a safe Gershgorin interval (PCMGBottomChooseBasis()): Chebyshev basis, s = 10, no s-telescoping */
+#define PCMGBOTTOM_CHEBYSHEV_S 10
+static PetscErrorCode PCMGBottomSetChebyshev(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_CHEBYSHEV));
+  PetscCall(KSPCABiCGStabSetS(ksp, PCMGBOTTOM_CHEBYSHEV_S));
+  PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The bottom policy on a KSP: the method, a relative reduction of the residual, an iteration cap and Jacobi
    (no direct solve). Options of the KSP's own prefix are read afterwards and win. The zero initial guess is
    set after PCMG's setup (PCSetUp_MGBottom()), since that setup marks the coarse guess nonzero. */
 static PetscErrorCode PCMGBottomApplyPolicy(PCMGBottom *bottom, KSP ksp)
 {
-  PC pc;
+  PC        pc;
+  PetscBool iscab;
 
   PetscFunctionBegin;
   PetscCall(KSPSetType(ksp, bottom->ksptype));
   PetscCall(KSPSetTolerances(ksp, bottom->rtol, PETSC_DEFAULT, PETSC_DEFAULT, bottom->maxit));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
+  if (iscab) PetscCall(PCMGBottomSetChebyshev(ksp)); /* the likely choice of PCMGBottomChooseBasis(), so that the setup allocates for its s */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -167,7 +181,6 @@ static PetscErrorCode PCMGBottomGershgorinRadius(Mat A, PetscReal *R)
    iterations is one global reduction. Otherwise the defaults stay (monomial basis, s = 4, telescoping). The options of
    the KSP's prefix are read again afterwards and win. bottom->basis says what was chosen and why.
 */
-#define PCMGBOTTOM_CHEBYSHEV_S 10
 static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP ksp)
 {
   Mat          A;
@@ -192,24 +205,19 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, &isjacobi));
   }
   if (!iscab) PetscFunctionReturn(PETSC_SUCCESS); /* -mg_coarse_ksp_type chose another method */
-  if (!isjacobi) {
-    PetscCall(PetscStrncpy(bottom->basis, "the defaults (the bottom PC is not PCJACOBI: no Gershgorin interval)", sizeof(bottom->basis)));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  safe = R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp) ? PETSC_TRUE : PETSC_FALSE;
+  safe = isjacobi && (R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp)) ? PETSC_TRUE : PETSC_FALSE;
   if (safe) {
-    PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_CHEBYSHEV));
+    PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(KSPCABiCGStabSetS(ksp, PCMGBOTTOM_CHEBYSHEV_S));
-    PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
     PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
                             R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
-  } else { /* the defaults, also after an operator of an earlier setup that was safe */
+  } else { /* the defaults (PCMGBottomApplyPolicy() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
     PetscCall(KSPCABiCGStabSetS(ksp, 4));
     PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_TRUE));
-    if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "the defaults (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
+    if (!isjacobi) PetscCall(PetscStrncpy(bottom->basis, "the defaults (the bottom PC is not PCJACOBI: no Gershgorin interval)", sizeof(bottom->basis)));
+    else if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "the defaults (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
     else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "the defaults (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
   }
   PetscCall(KSPSetFromOptions(ksp)); /* the KSP's own options win */
