@@ -1,5 +1,5 @@
 /*
-   Validation of the cakpmpi library (share/bench/pmpi/cakpmpi.c), run under LD_PRELOAD by share/bench/pmpi/check.sh
+   Validation of the cakpmpi library (share/bench/cakpmpi/cakpmpi.c), run under LD_PRELOAD by share/bench/cakpmpi/check.sh
    (make pmpi-check). Pure MPI, no PETSc; 2 or more ranks.
 
      validate counts     makes a known set of MPI calls inside an MPI_Pcontrol(1) ... MPI_Pcontrol(0) window (and
