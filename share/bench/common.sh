@@ -9,6 +9,7 @@
 #   plot KIND CSV PNG [EXTRA]   share/bench/plot.py with a python3 that has matplotlib, or a line saying there is no plot
 #   need_program USAGE ARGS...  exits with USAGE unless the first of ARGS is an executable (a built benchmark program)
 #   outputs NAME      sets out, csv and png: results/NAME.txt, .csv, .png
+#   options "NAME..." ARGS...   sets the variable NAME from each "-NAME VALUE" of ARGS; any other argument is an error
 # and OpenMPI runs as root (it refuses to without the two variables below).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -56,4 +57,18 @@ outputs() {
   out=$results/$1.txt
   csv=$results/$1.csv
   png=$results/$1.png
+}
+
+options() {
+  local names=" $1 "
+  shift
+  while [ $# -gt 0 ]; do
+    case $names in
+      *" ${1#-} "*)
+        if [ $# -lt 2 ]; then echo "$0: $1 needs a value" >&2; exit 2; fi
+        printf -v "${1#-}" '%s' "$2"
+        shift 2 ;;
+      *) echo "$0: unknown option $1" >&2; exit 2 ;;
+    esac
+  done
 }

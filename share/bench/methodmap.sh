@@ -22,21 +22,10 @@ fi
 lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 prog=$2
 shift 2
-n=32 its=48 runs=9 nodes="1 4 16 64 256 1024 4096 16384" pcs="jacobi none" progress="async none"
-while [ $# -gt 0 ]; do
-  case $1 in
-    -n) n=$2; shift ;;
-    -its) its=$2; shift ;;
-    -runs) runs=$2; shift ;;
-    -nodes) nodes=$2; shift ;;
-    -pcs) pcs=$2; shift ;;
-    -progress) progress=$2; shift ;;
-    *) echo "$0: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-methods=bcgs,ibcgs,pipebcgs,bcgsm,pipebcgsm,rbicgstab,cabicgstab4
 . "$(dirname "$0")/common.sh"
+n=32 its=48 runs=9 nodes="1 4 16 64 256 1024 4096 16384" pcs="jacobi none" progress="async none"
+options "n its runs nodes pcs progress" "$@"
+methods=bcgs,ibcgs,pipebcgs,bcgsm,pipebcgsm,rbicgstab,cabicgstab4
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US
 outputs methodmap
 tmp=$(mktemp -d)

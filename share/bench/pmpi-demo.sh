@@ -21,18 +21,9 @@ lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ex2=$2
 cak=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 shift 3
-nodes="64 1024 16384" grid=200 complexity=50 reps=5
-while [ $# -gt 0 ]; do
-  case $1 in
-    -nodes) nodes=$2; shift ;;
-    -grid) grid=$2; shift ;;
-    -complexity) complexity=$2; shift ;;
-    -reps) reps=$2; shift ;;
-    *) echo "$0: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
 . "$(dirname "$0")/common.sh"
+nodes="64 1024 16384" grid=200 complexity=50 reps=5
+options "nodes grid complexity reps" "$@"
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_P CAKPMPI_HALO CAKPMPI_HALO_US CAKPMPI_PAUSED CAKPMPI_OUTPUT
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -19,6 +19,7 @@ if [ $# -lt 2 ] || [ ! -f "$1" ] || [ ! -x "$2" ]; then
 fi
 lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 val=$2
+. "$(dirname "$0")/../common.sh" # OpenMPI as root
 reps=20
 quick=0
 notiming=0
@@ -32,7 +33,6 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-. "$(dirname "$0")/../common.sh" # OpenMPI as root
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_P CAKPMPI_RANKS_PER_NODE CAKPMPI_C0 CAKPMPI_C1 CAKPMPI_N0 \
   CAKPMPI_N1 CAKPMPI_T0 CAKPMPI_RINF CAKPMPI_ROUNDS CAKPMPI_COMM_SCALE CAKPMPI_HALO CAKPMPI_HALO_US CAKPMPI_PAUSED \
   CAKPMPI_OUTPUT CAKPMPI_VERBOSE
