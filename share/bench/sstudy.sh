@@ -39,6 +39,10 @@ peclet=${PECLET:-1}
 
 mpi_flags "$ranks"
 lib=$root/lib/libcakrylov.so
+# One BLAS thread per rank, however the ranks are bound: at large s the iteration counts depend on rounding, and a
+# threaded OpenBLAS rounds the Gram matrix differently (Newton s = 8 on the 2D convection-diffusion problem of part 2,
+# 1 rank: 61 iterations and DIVERGED_DTOL with one thread, 121 and converged with two)
+export OPENBLAS_NUM_THREADS=1
 start=$(date +%s)
 {
   echo "# cabicgstab s-study, $mode: $(date '+%Y-%m-%d %H:%M:%S %Z'); $(machine)"
