@@ -7,17 +7,10 @@
 #                         Sandybridge, Zen), one summary line each
 #   make test-petsc-latest the suite against the newest PETSc (3.26.1, built once into ~/.cache/cakrylov, about 15 min)
 #   make demo             load the plugin into a PETSc program and solve with each type
-#   make bench            every benchmark below in turn (merged, overlap, bottom, pmpi-demo, method map), CSV + PNG + a dated
-#                         report share/bench/results/bench-DATE.md (QUICK=1 or BENCH_QUICK=1: a few minutes, in results/quick/)
-#   make bench-merged     per-iteration cost of every BiCGStab variant (PETSc's, ours, hypre's), STREAM fraction, reductions per
-#                         iteration counted by cakpmpi (BENCH_ARGS="-n 200 -its 16 -runs 5")
-#   make bench-methodmap  method map: speedup over bcgs against simulated node count, with and without overlap (share/bench/methodmap.sh)
-#   make bench-overlap    MPI_Iallreduce overlap micro-benchmark, 2 and 4 ranks (BENCH_ARGS="-reps 100 -work_us 20")
-#   make bench-bottom     bottom-solver study: Helmholtz multigrid, bcgs vs cabicgstab bottom, simulated p = 64..32768
-#   make bench-sstudy     cabicgstab s-study: iterations and true residual vs s per basis, bcgs reference (QUICK=1: small grids)
-#   make pmpi             build/bench/libcakpmpi.so: LD_PRELOAD counter of MPI calls and latency simulator (share/bench/pmpi/cakpmpi.c)
-#   make pmpi-check       validate its counts and simulated times (share/bench/pmpi/check.sh; CHECK_ARGS=--quick)
-#   make pmpi-demo        it on PETSc's ex2: reductions per iteration and simulated solve times per BiCGStab variant
+#   make bench            every benchmark in turn (merged, overlap, bottom, s-study, pmpi-demo, method map), CSV + PNG + a dated
+#                         report (QUICK=1: a few minutes, in share/bench/results/quick/); make bench-merged, bench-overlap,
+#                         bench-bottom, bench-sstudy, bench-methodmap, pmpi, pmpi-check, pmpi-demo: one of them
+#                         (share/bench/makefile says what each does)
 #   make install PREFIX=  install headers, library and cakrylov.pc
 #   make clean            remove build/ and lib/
 #
@@ -116,76 +109,8 @@ run: all $(BUILDDIR)/tutorials/ex1
 	@bash $(CAKRYLOV_DIR)/share/setup.sh
 	@$(CAKRYLOV_DIR)/share/run.sh $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/run $(RUN_ARGS)
 
-# ---- benchmark: merged BiCGStab (bcgsm, pipebcgsm) against PETSc's bcgs, pipebcgs; writes share/bench/results/merged.txt ----
-$(BUILDDIR)/bench/merged: $(CAKRYLOV_DIR)/share/bench/merged.c $(LIBNAME_CAKRYLOV)
-	@mkdir -p $(@D)
-	@echo '  CC    $<'
-	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
-
-bench-merged: all $(BUILDDIR)/bench/merged $(BUILDDIR)/bench/libcakpmpi.so
-	@CAKPMPI_LIB=$(BUILDDIR)/bench/libcakpmpi.so $(CAKRYLOV_DIR)/share/bench/merged.sh $(BUILDDIR)/bench/merged $(BENCH_ARGS)
-
-.PHONY: bench-merged
-
-# ---- benchmark: overlap of MPI_Iallreduce with work, with and without MPI_Test progression; writes share/bench/results/overlap.{txt,csv,png} ----
-$(BUILDDIR)/bench/overlap: $(CAKRYLOV_DIR)/share/bench/overlap.c
-	@mkdir -p $(@D)
-	@echo '  CC    $<'
-	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $< -o $@
-
-bench-overlap: $(BUILDDIR)/bench/overlap
-	@$(CAKRYLOV_DIR)/share/bench/overlap.sh $(BUILDDIR)/bench/overlap $(BENCH_ARGS)
-
-.PHONY: bench-overlap
-
-# ---- bottom-solver study: the Helmholtz tutorial, bcgs vs cabicgstab bottom, under the latency simulator ----
-bench-bottom: all $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/bench/libcakpmpi.so
-	@$(CAKRYLOV_DIR)/share/bench/bottom.sh $(BUILDDIR)/bench/libcakpmpi.so $(BUILDDIR)/tutorials/ex1 $(BENCH_ARGS)
-
-.PHONY: bench-bottom
-
-# ---- s-study of cabicgstab (issue 4): iterations and true residual vs s per basis, bcgs reference; writes share/bench/results/sstudy.* ----
-$(BUILDDIR)/bench/sstudy: $(CAKRYLOV_DIR)/share/bench/sstudy.c $(LIBNAME_CAKRYLOV)
-	@mkdir -p $(@D)
-	@echo '  CC    $<'
-	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
-
-bench-sstudy: all $(BUILDDIR)/bench/sstudy
-	@$(CAKRYLOV_DIR)/share/bench/sstudy.sh $(BUILDDIR)/bench/sstudy $(BENCH_ARGS)
-
-.PHONY: bench-sstudy
-
-# ---- MPI profiling-interface library (LD_PRELOAD): exact communication counts and a latency simulator of global
-#      reductions (share/bench/pmpi/cakpmpi.c documents it); no PETSc in it, only PETSc's MPI compiler ----
-PMPI_LIB := $(BUILDDIR)/bench/libcakpmpi.so
-$(PMPI_LIB): $(CAKRYLOV_DIR)/share/bench/pmpi/cakpmpi.c
-	@mkdir -p $(@D)
-	@echo '  CC    $<'
-	@$(PCC) -O2 -g -fPIC -shared -Wall -Wextra $< -o $@ -lm
-
-$(BUILDDIR)/bench/pmpi-validate: $(CAKRYLOV_DIR)/share/bench/pmpi/validate.c
-	@mkdir -p $(@D)
-	@echo '  CC    $<'
-	@$(PCC) -O2 -g -Wall -Wextra $< -o $@ -lm
-
-pmpi: $(PMPI_LIB)
-
-pmpi-check: $(PMPI_LIB) $(BUILDDIR)/bench/pmpi-validate
-	@$(CAKRYLOV_DIR)/share/bench/pmpi/check.sh $(PMPI_LIB) $(BUILDDIR)/bench/pmpi-validate $(CHECK_ARGS)
-
-pmpi-demo: all $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2
-	@$(CAKRYLOV_DIR)/share/bench/pmpi/petsc-demo.sh $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV) $(DEMO_ARGS)
-
-.PHONY: pmpi pmpi-check pmpi-demo
-
-# ---- the method map (Krasnopolsky Figs. 6/10) under the latency simulator, and every benchmark at once ----
-bench-methodmap: all $(BUILDDIR)/bench/merged $(PMPI_LIB)
-	@$(CAKRYLOV_DIR)/share/bench/methodmap.sh $(PMPI_LIB) $(BUILDDIR)/bench/merged $(BENCH_ARGS)
-
-bench: all $(BUILDDIR)/bench/merged $(BUILDDIR)/bench/overlap $(BUILDDIR)/tutorials/ex1 $(PMPI_LIB) $(BUILDDIR)/petsc-examples/ex2
-	@BENCH_QUICK=$(or $(QUICK),$(BENCH_QUICK),0) $(CAKRYLOV_DIR)/share/bench/bench.sh $(BUILDDIR) $(LIBNAME_CAKRYLOV)
-
-.PHONY: bench bench-methodmap
+# ---- the benchmarks (make bench, bench-*, pmpi*): share/bench/makefile ----
+include $(CAKRYLOV_DIR)/share/bench/makefile
 
 # ---- install ----
 install: all

@@ -2,31 +2,23 @@
 # make bench: every benchmark of share/bench, one after the other (never two at once: they would time each other), then a
 # dated report with the tables and the issue's targets side by side (share/bench/report.py).
 #   share/bench/bench.sh BUILDDIR LIBCAKRYLOV       (make bench builds what it needs first)
-# Environment: BENCH_QUICK=1 (make bench QUICK=1): smaller problems, fewer rounds and node counts, a few minutes; its results go
-# to share/bench/results/quick/ so that they do not replace the full run's. BENCH_RESULTS=dir overrides where results go.
+# Environment: QUICK=1 or BENCH_QUICK=1 (make bench QUICK=1): smaller problems, fewer rounds and node counts, a few minutes; its
+# results go to share/bench/results/quick/ so that they do not replace the full run's. BENCH_RESULTS=dir overrides where results go.
 #   1. bench-merged    share/bench/merged.sh: per-iteration time, STREAM fraction, reductions per iteration (cakpmpi)
 #   2. bench-overlap   share/bench/overlap.sh: MPI_Iallreduce overlap micro-benchmark
 #   3. bench-bottom    share/bench/bottom.sh: Helmholtz multigrid, bcgs vs cabicgstab bottom solver, simulated p = 64..32768
-#   4. pmpi-demo       share/bench/pmpi/petsc-demo.sh: PETSc's ex2 under cakpmpi
+#   4. pmpi-demo       share/bench/pmpi-demo.sh: PETSc's ex2 under cakpmpi
 #   5. method map      share/bench/methodmap.sh: relative performance against the simulated node count, with/without overlap
 # Writes the usual per-benchmark files (txt, csv, png) and bench-YYYY-MM-DD-HHMM.{md,log} in the results folder.
-set -u
-set -o pipefail
+set -eu -o pipefail
 if [ $# -lt 2 ] || [ ! -d "$1" ] || [ ! -f "$2" ]; then
   echo "usage: $0 BUILDDIR LIBCAKRYLOV.so   (run it through make bench)" >&2
   exit 2
 fi
 build=$(cd "$1" && pwd)
 cak=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-quick=${BENCH_QUICK:-0}
-case $quick in 0 | "" | no | false) quick= ;; *) quick=1 ;; esac
-if [ -z "${BENCH_RESULTS:-}" ]; then
-  if [ -n "$quick" ]; then BENCH_RESULTS=$here/results/quick; else BENCH_RESULTS=$here/results; fi
-fi
-export BENCH_RESULTS
-results=$BENCH_RESULTS
-mkdir -p "$results"
+. "$(dirname "$0")/common.sh"
+export BENCH_RESULTS=$results QUICK=${quick:-0} # every step writes there, in the same mode
 stamp=$(date '+%Y-%m-%d-%H%M')
 log=$results/bench-$stamp.log
 pmpi=$build/bench/libcakpmpi.so
@@ -47,39 +39,36 @@ cmds=()
 step() { # name command... : runs it, logs it, records the command and its time
   local name=$1 t0 t1 rc
   shift
-  cmds+=("$(printf '%q ' "$@")")
+  cmds+=("$(printf '%q ' "$@" | sed "s|$root/||g")") # paths relative to the repository
   echo "== [$name] ${cmds[${#cmds[@]}-1]}" | tee -a "$log"
   t0=$(date +%s)
-  "$@" 2>&1 | tee -a "$log"
-  rc=$?
+  rc=0
+  "$@" 2>&1 | tee -a "$log" || rc=$?
   t1=$(date +%s)
   echo "== [$name] exit $rc, $((t1 - t0)) s" | tee -a "$log"
-  [ $rc -eq 0 ] || failed="$failed $name"
+  if [ $rc -ne 0 ]; then failed="$failed $name"; fi
 }
 
 failed=
-echo "# make bench${quick:+ QUICK=1}: $(date '+%Y-%m-%d %H:%M:%S %Z'); results in $results" | tee "$log"
+echo "# make bench${quick:+ QUICK=1}: $(date '+%Y-%m-%d %H:%M:%S %Z'); results in $(rel "$results")" | tee "$log"
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other jobs on this machine disturb the timings)" | tee -a "$log"
 T0=$(date +%s)
 step merged env CAKPMPI_LIB="$pmpi" "$here/merged.sh" "$build/bench/merged" "${merged_args[@]}"
 step overlap "$here/overlap.sh" "$build/bench/overlap" "${overlap_args[@]}"
 step bottom "$here/bottom.sh" "$pmpi" "$build/tutorials/ex1"
-step pmpi-demo "$here/pmpi/petsc-demo.sh" "$pmpi" "$build/petsc-examples/ex2" "$cak" "${demo_args[@]}"
+step sstudy "$here/sstudy.sh" "$build/bench/sstudy"
+step pmpi-demo "$here/pmpi-demo.sh" "$pmpi" "$build/petsc-examples/ex2" "$cak" "${demo_args[@]}"
 step methodmap "$here/methodmap.sh" "$pmpi" "$build/bench/merged" "${map_args[@]}"
 T1=$(date +%s)
 
-py=
-for p in python3 /usr/bin/python3; do # the first python3 on PATH may be another one than the system's (pyenv)
-  if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then py=$p; break; fi
-done
-[ -n "$py" ] || py=python3
 report=$results/bench-$stamp.md
 {
   for c in "${cmds[@]}"; do echo "$c"; done
 } > "$results/.commands"
-"$py" "$here/report.py" "$results" "$report" "make bench${quick:+ QUICK=1}" "$((T1 - T0))" "$results/.commands" && echo "report: $report" | tee -a "$log"
+python3 "$here/report.py" "$results" "$report" "make bench${quick:+ QUICK=1}" "$((T1 - T0))" "$results/.commands"
+echo "report: $(rel "$report")" | tee -a "$log"
 rm -f "$results/.commands"
-echo "# make bench: $((T1 - T0)) s in all; log $log" | tee -a "$log"
+echo "# make bench: $((T1 - T0)) s in all; log $(rel "$log")" | tee -a "$log"
 if [ -n "$failed" ]; then
   echo "# FAILED:$failed" | tee -a "$log"
   exit 1

@@ -13,11 +13,13 @@ below the table) and the fraction of the STREAM triad bandwidth of the same rank
   -stream <true>       : measure the STREAM triad (false: skip it, no bandwidth fractions)\n\
   -csv <file>          : append one CSV row per method to file (a header first when the file is new or empty)\n\
   Every KSP also reads the options database (KSPSetFromOptions()), e.g. -ksp_rbicgstab_progress test. The timed rounds are\n\
-  bracketed by MPI_Pcontrol(1) ... MPI_Pcontrol(0): with share/bench/pmpi/cakpmpi.c preloaded and CAKPMPI_PAUSED=1 only\n\
+  bracketed by MPI_Pcontrol(1) ... MPI_Pcontrol(0): with share/bench/cakpmpi/cakpmpi.c preloaded and CAKPMPI_PAUSED=1 only\n\
   the timed solves are counted.\n\n";
 
 #include <cakrylov.h>
 #include <petscdmda.h>
+
+#include "stencil.h" /* tests/stencil.h: the operators of the tests, shared with sstudy.c */
 #if defined(PETSC_HAVE_HYPRE)
   #include <HYPRE.h>
   #include <HYPRE_IJ_mv.h>
@@ -71,46 +73,6 @@ static const Method methods[NMETHODS] = {
 
 static const char *const PCTypes[] = {"none", "jacobi", "synthetic"};
 static const char *const Sides[]   = {"left", "right", "symmetric"};
-
-/* The 7-point Laplacian on the DMDA, neighbours outside the grid dropped (as tests/ex2.c's poisson) */
-static PetscErrorCode AssembleLaplacian(DM da, Mat A)
-{
-  PetscInt    xs, ys, zs, xm, ym, zm, M, N, P;
-  MatStencil  row, col[7];
-  PetscScalar v[7];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++) {
-    for (PetscInt j = ys; j < ys + ym; j++) {
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
-        PetscInt       nc     = 1;
-
-        row.i  = i;
-        row.j  = j;
-        row.k  = k;
-        col[0] = row;
-        v[0]   = 6.0;
-        for (PetscInt d = 0; d < 3; d++) {
-          for (PetscInt side = -1; side <= 1; side += 2) {
-            if (idx[d] + side < 0 || idx[d] + side >= size[d]) continue;
-            col[nc] = row;
-            if (d == 0) col[nc].i += side;
-            if (d == 1) col[nc].j += side;
-            if (d == 2) col[nc].k += side;
-            v[nc++] = -1.0;
-          }
-        }
-        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
-      }
-    }
-  }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
 
 static void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
 {
@@ -398,7 +360,7 @@ int main(int argc, char **argv)
   PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleLaplacian(da, A));
+  PetscCall(AssembleStencilOperator(da, STENCIL_POISSON, 0.0, A)); /* the 7-point Laplacian, Dirichlet boundary eliminated */
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecSet(b, 1.0));

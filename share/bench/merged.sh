@@ -10,51 +10,36 @@
 #                              the difference of a 64- and a 24-iteration solve, only the timed solves counted
 #                              (CAKPMPI_PAUSED=1 and merged.c's MPI_Pcontrol brackets), so set-up and per-solve work cancel
 # Writes share/bench/results/merged.txt (all output), merged.csv (one row per rank count, PC and method), merged-reductions.csv,
-# and merged.png when a python3 with matplotlib is there (share/bench/plot_merged.py).
-set -o pipefail
+# and merged.png when a python3 with matplotlib is there (share/bench/plot.py merged).
+set -eu -o pipefail
 
-if [ $# -lt 1 ] || [ ! -x "$1" ]; then
-  echo "usage: $0 PROGRAM [benchmark options]   (PROGRAM: the built share/bench/merged.c, e.g. build/bench/merged)" >&2
-  exit 1
-fi
+. "$(dirname "$0")/common.sh"
+need_program "PROGRAM [benchmark options]   (PROGRAM: the built share/bench/merged.c, e.g. build/bench/merged)" "$@"
 prog=$1
 shift
-
-here=$(cd "$(dirname "$0")" && pwd)
-results=${BENCH_RESULTS:-$here/results} # make bench QUICK=1 writes elsewhere
-mkdir -p "$results"
-out=$results/merged.txt
-csv=$results/merged.csv
+outputs merged
 redcsv=$results/merged-reductions.csv
 pcs=${MERGED_PCS:-none jacobi}
 ranklist=${MERGED_RANKS:-1 2}
 methods="bcgs ibcgs bcgsm pipebcgs pipebcgsm rbicgstab cabicgstab4 cabicgstab8 hypre"
 
-# OpenMPI refuses to run as root without these
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
 rm -f "$csv"
 {
-  echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); nproc $(nproc); CPU ${cpu:-unknown}; load average $(cut -d' ' -f1-3 /proc/loadavg); command: $0 $prog $*"
+  echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); $(machine); load average $(cut -d' ' -f1-3 /proc/loadavg); command: $(rel "$0") $(rel "$prog") $*"
   echo
   for ranks in $ranklist; do
     for pc in $pcs; do
       pcopts=(-pc_type "${pc%%:*}")
-      [ "${pc#*:}" != "$pc" ] && pcopts+=(-pc_synthetic_complexity "${pc#*:}")
-      echo "\$ mpiexec -n $ranks --bind-to core $prog ${pcopts[*]} -csv $csv $*"
-      mpiexec -n "$ranks" --bind-to core "$prog" "${pcopts[@]}" -csv "$csv" "$@" 2>&1 || exit 1
+      if [ "${pc#*:}" != "$pc" ]; then pcopts+=(-pc_synthetic_complexity "${pc#*:}"); fi
+      echo "\$ mpiexec -n $ranks --bind-to core $(rel "$prog") ${pcopts[*]} -csv $(rel "$csv") $*"
+      mpiexec -n "$ranks" --bind-to core "$prog" "${pcopts[@]}" -csv "$csv" "$@" 2>&1
     done
   done
-} | tee "$out"
-status=$?
-if [ $status -ne 0 ]; then
-  echo "$0: a run failed (output so far in $out)" >&2
-  exit $status
-fi
+} | tee "$out" || { echo "$0: a run failed (output so far in $out)" >&2; exit 1; }
 
 if [ -n "${CAKPMPI_LIB:-}" ]; then
   lib=$(cd "$(dirname "$CAKPMPI_LIB")" && pwd)/$(basename "$CAKPMPI_LIB")
@@ -73,20 +58,12 @@ if [ -n "${CAKPMPI_LIB:-}" ]; then
   done
   {
     echo
-    echo "Global reductions per iteration, counted by cakpmpi (share/bench/pmpi/cakpmpi.c) on rank 0 of 2, PC jacobi, n = 32: solves"
+    echo "Global reductions per iteration, counted by cakpmpi (share/bench/cakpmpi/cakpmpi.c) on rank 0 of 2, PC jacobi, n = 32: solves"
     echo "of 64 minus solves of 24 iterations, only the timed solves counted (blocking MPI_Allreduce and non-blocking MPI_Iallreduce)"
     printf "%-12s %10s %11s %11s %10s\n" method allreduce iallreduce reductions "bytes/red"
     awk -F, 'NR > 1 { printf "%-12s %10.3f %11.3f %11.3f %10.1f\n", $1, $2, $3, $4, $5 }' "$redcsv"
   } | tee -a "$out"
 fi
 
-py=
-for p in python3 /usr/bin/python3; do # the first python3 on PATH may be another one than the system's (pyenv)
-  if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then py=$p; break; fi
-done
-if [ -n "$py" ]; then
-  "$py" "$here/plot_merged.py" "$csv" "$results/merged.png" ${CAKPMPI_LIB:+"$redcsv"} > /dev/null && echo "plot: $results/merged.png"
-else
-  echo "(no python3 with matplotlib: no plot; the numbers are in $csv)"
-fi
-echo "results: $out, $csv${CAKPMPI_LIB:+, $redcsv}"
+plot merged "$csv" "$png" ${CAKPMPI_LIB:+"$redcsv"}
+echo "results: $(rel "$out"), $(rel "$csv")${CAKPMPI_LIB:+, $(rel "$redcsv")}"

@@ -6,15 +6,15 @@
 #   share/bench/methodmap.sh LIBCAKPMPI MERGED [-n 32] [-its 48] [-runs 9] [-nodes "1 4 16 64 256 1024 4096 16384"]
 #                            [-pcs "jacobi none"] [-progress "async none"]
 # MERGED is the built share/bench/merged.c; every point is one run of it on 2 real ranks under the latency simulator
-# (share/bench/pmpi/cakpmpi.c, Krasnopolsky's T_G(p, l) = C0 + C1 l^0.21 p^0.54 with his Lomonosov constants, p = nodes), all
+# (share/bench/cakpmpi/cakpmpi.c, Krasnopolsky's T_G(p, l) = C0 + C1 l^0.21 p^0.54 with his Lomonosov constants, p = nodes), all
 # methods in the same run, median over the rounds of the per-round ratio to bcgs. The problem: the 7-point 3D Laplacian on
 # n^3 points, by default n = 32 (32768 unknowns, 16384 per rank): a strong-scaling point, small per rank, where one
 # iteration's local work (about 0.1-0.3 ms here) is of the order of T_G at p = 64 ... 1024 (28-115 us per 8-byte reduction),
 # the regime in which the methods' reduction counts decide (Krasnopolsky's eq. (21): N/p ~ 2.5e4 per node).
 # Methods: bcgs, ibcgs (lagged norm), pipebcgs, bcgsm, pipebcgsm, rbicgstab, cabicgstab (s = 4).
-# Writes share/bench/results/methodmap.{txt,csv} and methodmap.png (share/bench/plot_methodmap.py) when matplotlib is there.
+# Writes share/bench/results/methodmap.{txt,csv} and methodmap.png (share/bench/plot.py methodmap) when matplotlib is there.
 # A planning model, not a measurement of a large machine: only the global reductions are delayed.
-set -u
+set -eu -o pipefail
 if [ $# -lt 2 ] || [ ! -f "$1" ] || [ ! -x "$2" ]; then
   echo "usage: $0 LIBCAKPMPI.so MERGED [-n 32] [-its 48] [-runs 9] [-nodes \"1 4 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"]" >&2
   exit 2
@@ -22,26 +22,12 @@ fi
 lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 prog=$2
 shift 2
+. "$(dirname "$0")/common.sh"
 n=32 its=48 runs=9 nodes="1 4 16 64 256 1024 4096 16384" pcs="jacobi none" progress="async none"
-while [ $# -gt 0 ]; do
-  case $1 in
-    -n) n=$2; shift ;;
-    -its) its=$2; shift ;;
-    -runs) runs=$2; shift ;;
-    -nodes) nodes=$2; shift ;;
-    -pcs) pcs=$2; shift ;;
-    -progress) progress=$2; shift ;;
-    *) echo "$0: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
+options "n its runs nodes pcs progress" "$@"
 methods=bcgs,ibcgs,pipebcgs,bcgsm,pipebcgsm,rbicgstab,cabicgstab4
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US
-here=$(cd "$(dirname "$0")" && pwd)
-results=${BENCH_RESULTS:-$here/results} # make bench QUICK=1 writes elsewhere
-mkdir -p "$results"
-csv=$results/methodmap.csv
+outputs methodmap
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -66,7 +52,7 @@ for pc in $pcs; do
 done
 
 {
-  echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); nproc $(nproc); load average $(cut -d' ' -f1-3 /proc/loadavg); command: $0 $lib $prog -n $n -its $its -runs $runs -nodes \"$nodes\" -pcs \"$pcs\" -progress \"$progress\""
+  echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); nproc $(nproc); load average $(cut -d' ' -f1-3 /proc/loadavg); command: $(rel "$0") $(rel "$lib") $(rel "$prog") -n $n -its $its -runs $runs -nodes \"$nodes\" -pcs \"$pcs\" -progress \"$progress\""
   echo "# 7-point 3D Laplacian n = $n ($((n * n * n)) unknowns, $((n * n * n / 2)) per rank), 2 real ranks, $its iterations per solve, median of $runs rounds"
   echo "# p > 0: global reductions delayed by Krasnopolsky's T_G(p, l) (simulated, a planning model); p = 0 (here): this machine"
   echo "# entries: speedup over bcgs = bcgs time / method time per iteration, median of the per-round ratios (> 1: faster than bcgs);"
@@ -98,14 +84,6 @@ done
         printf "  %s\n", best
       }
     }' "$csv"
-} | tee "$results/methodmap.txt"
+} | tee "$out"
 
-py=
-for p in python3 /usr/bin/python3; do # the first python3 on PATH may be another one than the system's (pyenv)
-  if command -v "$p" > /dev/null && "$p" -c 'import matplotlib' 2> /dev/null; then py=$p; break; fi
-done
-if [ -n "$py" ]; then
-  "$py" "$here/plot_methodmap.py" "$csv" "$results/methodmap.png" "n = $n, $((n * n * n / 2)) unknowns per rank" > /dev/null && echo "plot: $results/methodmap.png"
-else
-  echo "(no python3 with matplotlib: no plot; the numbers are in $csv)"
-fi
+plot methodmap "$csv" "$png" "n = $n, $((n * n * n / 2)) unknowns per rank"

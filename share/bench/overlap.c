@@ -146,6 +146,12 @@ static double ReductionTime(int count, int reps, double *sbuf, double *rbuf, dou
 }
 
 /* Median over reps of the maximum over ranks of the work over n entries in one chunk */
+/* Chunk c of nit of the work on n elements */
+static void WorkChunk(int c, int nit, int n, double a, const double *restrict x, double *restrict y)
+{
+  Work((int)((long)c * n / nit), (int)((long)(c + 1) * n / nit), a, x, y);
+}
+
 static double WorkTime(int n, int reps, const double *x, double *y, double *t)
 {
   for (int r = 0; r < reps; r++) {
@@ -268,7 +274,8 @@ int main(int argc, char **argv)
           const int s = round * o.reps + r;
 
           for (int mode = 0; mode < NMODES; mode++) {
-            const double a = (r % 2 ? -1e-9 : 1e-9); /* y stays bounded */
+            const size_t at = base + mode * nsamples + s; /* this sample of this mode */
+            const double a  = (r % 2 ? -1e-9 : 1e-9);     /* y stays bounded */
             MPI_Request  req;
             double       t0, t1, t2, t3;
             int          flag = 0, tests = 0;
@@ -277,43 +284,31 @@ int main(int argc, char **argv)
             switch (mode) {
             case WORK_ALONE:
               t0 = MPI_Wtime();
-              for (int c = 0; c < nit; c++) Work((int)((long)c * n / nit), (int)((long)(c + 1) * n / nit), a, x, y);
-              t1    = MPI_Wtime();
-              calc[base + mode * nsamples + s] = t1 - t0;
+              for (int c = 0; c < nit; c++) WorkChunk(c, nit, n, a, x, y);
+              calc[at] = MPI_Wtime() - t0;
               break;
             case REDUCTION_ALONE:
               t0 = MPI_Wtime();
               MPI_Allreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-              t1    = MPI_Wtime();
-              comm[base + mode * nsamples + s] = t1 - t0;
+              comm[at] = MPI_Wtime() - t0;
               break;
             case MODE1:
               t0 = MPI_Wtime();
               MPI_Allreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
               t1 = MPI_Wtime();
-              for (int c = 0; c < nit; c++) Work((int)((long)c * n / nit), (int)((long)(c + 1) * n / nit), a, x, y);
+              for (int c = 0; c < nit; c++) WorkChunk(c, nit, n, a, x, y);
               t2 = MPI_Wtime();
-              comm[base + mode * nsamples + s] = t1 - t0;
-              calc[base + mode * nsamples + s] = t2 - t1;
+              comm[at] = t1 - t0;
+              calc[at] = t2 - t1;
               break;
-            case MODE2:
-              t0 = MPI_Wtime();
-              MPI_Iallreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
-              t1 = MPI_Wtime();
-              for (int c = 0; c < nit; c++) Work((int)((long)c * n / nit), (int)((long)(c + 1) * n / nit), a, x, y);
-              t2 = MPI_Wtime();
-              MPI_Wait(&req, MPI_STATUS_IGNORE);
-              t3 = MPI_Wtime();
-              comm[base + mode * nsamples + s] = (t1 - t0) + (t3 - t2);
-              calc[base + mode * nsamples + s] = t2 - t1;
-              break;
-            case MODE3:
+            case MODE2: /* no progression during the work */
+            case MODE3: /* MPI_Test after each chunk until the reduction is complete */
               t0 = MPI_Wtime();
               MPI_Iallreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
               t1 = MPI_Wtime();
               for (int c = 0; c < nit; c++) {
-                Work((int)((long)c * n / nit), (int)((long)(c + 1) * n / nit), a, x, y);
-                if (!flag) { /* once complete, the request is MPI_REQUEST_NULL: no more tests */
+                WorkChunk(c, nit, n, a, x, y);
+                if (mode == MODE3 && !flag) { /* once complete, the request is MPI_REQUEST_NULL: no more tests */
                   MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
                   tests++;
                 }
@@ -321,10 +316,10 @@ int main(int argc, char **argv)
               t2 = MPI_Wtime();
               MPI_Wait(&req, MPI_STATUS_IGNORE);
               t3 = MPI_Wtime();
-              comm[base + mode * nsamples + s] = (t1 - t0) + (t3 - t2);
-              calc[base + mode * nsamples + s] = t2 - t1;
+              comm[at] = (t1 - t0) + (t3 - t2);
+              calc[at] = t2 - t1;
               /* the test that found the reduction complete, as a fraction of the work (2: not during the work) */
-              done[((size_t)m * o.nnit + k) * nsamples + s] = flag ? (double)tests / nit : 2.0;
+              if (mode == MODE3) done[((size_t)m * o.nnit + k) * nsamples + s] = flag ? (double)tests / nit : 2.0;
               break;
             }
           }

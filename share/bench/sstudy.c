@@ -22,9 +22,9 @@ profiling-interface counter (communicators of more than one rank; 1 rank: not co
 #include <petsctime.h>
 
 /* global reductions: the test programs' MPI profiling-interface counter (counting, nreductions) */
-#include "../../tests/reductioncounter.h"
+#include "reductioncounter.h"
 /* Poisson and convection-diffusion: the tests' stencil operators (tests/ex2.c) */
-#include "../../tests/stencil.h"
+#include "stencil.h"
 
 typedef enum {
   PROBLEM_POISSON,

@@ -104,9 +104,9 @@
    sim_delay_s (the time it busy-waited inside blocking calls: the part of sim_model_s the program did not hide),
    sim_halo, sim_halo_delay_s (the same for receives). With CAKPMPI_VERBOSE=1 rank 0 prints the model at MPI_Init.
 
-   Validation: make pmpi-check (share/bench/pmpi/validate.c, check.sh): exact counts, MPI_Pcontrol, request semantics,
+   Validation: make pmpi-check (share/bench/cakpmpi/validate.c, check.sh): exact counts, MPI_Pcontrol, request semantics,
    and measured against modelled times for every model and progress mode (within 1 % on this machine; the check
-   allows 5 %). On PETSc: make pmpi-demo (share/bench/pmpi/petsc-demo.sh): reductions per iteration of each
+   allows 5 %). On PETSc: make pmpi-demo (share/bench/pmpi-demo.sh): reductions per iteration of each
    BiCGStab variant against PETSc's own count, and solve times under the simulator.
 */
 #include <mpi.h>
@@ -377,7 +377,7 @@ static void PersAdd(MPI_Request h, int recv, double bytes, MPI_Comm comm)
 /* ---------------------------------------------------------------- set-up and report ------------------------------- */
 static const char helptext[] = "\
 cakpmpi: MPI profiling-interface library (LD_PRELOAD): exact communication counts per rank and an optional latency\n\
-simulator of global reductions. A PLANNING INSTRUMENT, NOT A MACHINE. Full documentation: share/bench/pmpi/cakpmpi.c.\n\
+simulator of global reductions. A PLANNING INSTRUMENT, NOT A MACHINE. Full documentation: share/bench/cakpmpi/cakpmpi.c.\n\
 Counting (always): MPI_Pcontrol(0) pauses, MPI_Pcontrol(1) resumes; CAKPMPI_PAUSED=1 starts paused.\n\
   CAKPMPI_OUTPUT=file     append the summary to file (\"%r\" -> rank: one file per rank); default stderr\n\
 Simulator (MPI_Allreduce, MPI_Iallreduce on communicators of > 1 rank; T_G, l = bytes):\n\
@@ -579,49 +579,41 @@ EXPORT int MPI_Pcontrol(const int level, ...)
 }
 
 /* ---- global reductions ---- */
-EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+/* Counts a reduction of count items (field: its count, field + 1: its bytes) on a communicator of more than one rank;
+   returns its simulated time T_G (counted as simulated), or 0 when nothing is simulated */
+static double Reduction(MPI_Comm comm, int count, MPI_Datatype datatype, int field)
 {
-  const double t   = PMPI_Wtime();
-  const int    par = Parallel(comm);
-  const double bytes = Bytes(count, datatype);
-  int          rc;
+  double bytes, T;
 
   PROGRESS_HOOK();
-  if (par) {
-    COUNT(F_ALLREDUCE, 1);
-    COUNT(F_ALLREDUCE_BYTES, bytes);
-  }
-  rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  if (par && cfg.model != MODEL_NONE) {
-    const double T = ModelTime(comm, bytes);
+  if (!Parallel(comm)) return 0.0;
+  bytes = Bytes(count, datatype);
+  COUNT(field, 1);
+  COUNT(field + 1, bytes);
+  if (cfg.model == MODEL_NONE) return 0.0;
+  T = ModelTime(comm, bytes);
+  COUNT(F_SIM_REDUCTIONS, 1);
+  COUNT(F_SIM_MODEL_S, T);
+  return T;
+}
 
-    COUNT(F_SIM_REDUCTIONS, 1);
-    COUNT(F_SIM_MODEL_S, T);
-    SpinUntil(t + T, F_SIM_DELAY_S);
-  }
+EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+  const double t  = PMPI_Wtime();
+  const double T  = Reduction(comm, count, datatype, F_ALLREDUCE);
+  const int    rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+
+  if (T > 0) SpinUntil(t + T, F_SIM_DELAY_S);
   return rc;
 }
 
 EXPORT int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-  const double t   = PMPI_Wtime();
-  const int    par = Parallel(comm);
-  const double bytes = Bytes(count, datatype);
-  int          rc;
+  const double t  = PMPI_Wtime();
+  const double T  = Reduction(comm, count, datatype, F_IALLREDUCE);
+  const int    rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 
-  PROGRESS_HOOK();
-  if (par) {
-    COUNT(F_IALLREDUCE, 1);
-    COUNT(F_IALLREDUCE_BYTES, bytes);
-  }
-  rc = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
-  if (rc == MPI_SUCCESS && par && cfg.model != MODEL_NONE) {
-    const double T = ModelTime(comm, bytes);
-
-    COUNT(F_SIM_REDUCTIONS, 1);
-    COUNT(F_SIM_MODEL_S, T);
-    SimAdd(*request, SIM_REDUCTION, t, T, Rounds(comm));
-  }
+  if (rc == MPI_SUCCESS && T > 0) SimAdd(*request, SIM_REDUCTION, t, T, Rounds(comm));
   return rc;
 }
 
@@ -854,26 +846,30 @@ EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int des
 EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND(PMPI_Irsend(buf, count, datatype, dest, tag, comm, request)); }
 EXPORT int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND(PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request)); }
 
-EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+/* The start of a receive: its time, progress, the count */
+static double RecvBegin(int count, MPI_Datatype datatype, int source)
 {
   const double t = PMPI_Wtime();
-  int          rc;
 
   PROGRESS_HOOK();
   CountRecv(count, datatype, source);
-  rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  return t;
+}
+
+EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+  const double t  = RecvBegin(count, datatype, source);
+  const int    rc = PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+
   HaloBlocking(t, HaloDelay(count, datatype, source, comm));
   return rc;
 }
 
 EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-  const double t = PMPI_Wtime();
-  int          rc;
+  const double t  = RecvBegin(count, datatype, source);
+  const int    rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
 
-  PROGRESS_HOOK();
-  CountRecv(count, datatype, source);
-  rc = PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
   if (rc == MPI_SUCCESS) HaloNonblocking(*request, t, HaloDelay(count, datatype, source, comm));
   return rc;
 }

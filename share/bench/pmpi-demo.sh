@@ -1,7 +1,7 @@
 #!/bin/bash
-# The cakpmpi library (share/bench/pmpi/cakpmpi.c) on an unmodified PETSc program: PETSc's ksp tutorial ex2 (2D
+# The cakpmpi library (share/bench/cakpmpi/cakpmpi.c) on an unmodified PETSc program: PETSc's ksp tutorial ex2 (2D
 # Laplacian, 2 ranks), each BiCGStab variant for a fixed number of iterations (make pmpi-demo).
-#   share/bench/pmpi/petsc-demo.sh LIBCAKPMPI EX2 LIBCAKRYLOV [-nodes "64 1024 16384"] [-grid N] [-complexity A] [-reps R]
+#   share/bench/pmpi-demo.sh LIBCAKPMPI EX2 LIBCAKRYLOV [-nodes "64 1024 16384"] [-grid N] [-complexity A] [-reps R]
 #   1. reductions per iteration counted by the library (difference of a 40- and a 20-iteration run: set-up and
 #      PETSc's own -log_view reductions cancel), against PETSc's own count ("MPI Reductions" of -log_view, the same
 #      difference), which sees only the blocking MPI_Allreduce;
@@ -12,7 +12,7 @@
 # Preconditioner: Jacobi in 1 and 2; in 3 cakrylov's PCSYNTHETIC (the identity at a cost of A vector reads+writes,
 # Krasnopolsky's device), work that can hide a reduction. Simulated times are a planning model, not a measurement.
 # Writes the tables also to share/bench/results/pmpi-demo.txt.
-set -u
+set -eu -o pipefail
 if [ $# -lt 3 ] || [ ! -f "$1" ] || [ ! -x "$2" ] || [ ! -f "$3" ]; then
   echo "usage: $0 LIBCAKPMPI.so EX2 LIBCAKRYLOV.so [-nodes \"64 1024 16384\"] [-grid 200] [-complexity 50] [-reps 5]" >&2
   exit 2
@@ -21,18 +21,9 @@ lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ex2=$2
 cak=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 shift 3
+. "$(dirname "$0")/common.sh"
 nodes="64 1024 16384" grid=200 complexity=50 reps=5
-while [ $# -gt 0 ]; do
-  case $1 in
-    -nodes) nodes=$2; shift ;;
-    -grid) grid=$2; shift ;;
-    -complexity) complexity=$2; shift ;;
-    -reps) reps=$2; shift ;;
-    *) echo "$0: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+options "nodes grid complexity reps" "$@"
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_P CAKPMPI_HALO CAKPMPI_HALO_US CAKPMPI_PAUSED CAKPMPI_OUTPUT
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -64,11 +55,9 @@ solvetime() {
 }
 TG() { awk -v p="$1" 'BEGIN { printf "%.1f", 1e6 * (3.5e-6 + 1.7e-6 * 8^0.21 * p^0.54) }'; }
 
-results=${BENCH_RESULTS:-$(cd "$(dirname "$0")/.." && pwd)/results} # make bench QUICK=1 writes elsewhere
-mkdir -p "$results"
 main() {
   pc=(-pc_type jacobi)
-  echo "# $0 $lib $ex2 $cak -nodes \"$nodes\" -grid $grid -complexity $complexity -reps $reps; nproc $(nproc); $(mpiexec --version 2>&1 | head -n 1)"
+  echo "# $(rel "$0") $(rel "$lib") $(rel "$ex2") $(rel "$cak") -nodes \"$nodes\" -grid $grid -complexity $complexity -reps $reps; nproc $(nproc); $(mpiexec --version 2>&1 | head -n 1)"
   echo "== PETSc ksp tutorial ex2, ${grid}x${grid} Laplacian, 2 ranks, fixed iterations; $(date '+%Y-%m-%d %H:%M %Z'), $(hostname)"
   echo
   echo "1. Jacobi. Per iteration, counted by cakpmpi on rank 0 (runs of 40 minus runs of 20 iterations); PETSc: its 'MPI Reductions', the same difference"
@@ -117,5 +106,4 @@ main() {
   done
   echo "(simulated times: a planning model of the reductions' latency, not a measurement; PETSc's count does not see MPI_Iallreduce)"
 }
-set -o pipefail
 main | tee "$results/pmpi-demo.txt"

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""The plots of share/bench: one function per benchmark, each reading the CSV its script wrote.
+
+    python3 share/bench/plot.py KIND CSV PNG [EXTRA]
+
+KIND: merged (EXTRA: merged-reductions.csv, a third panel), methodmap (EXTRA: a subtitle), overlap, bottom, sstudy.
+The scripts call it through bench_plot of common.sh, which finds a python3 with matplotlib.
+"""
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path, keep=lambda r: True):
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if keep(r)]
+    if not rows:
+        sys.exit(f"{path}: no data to plot")
+    return rows
+
+
+def merged(rows, red):
+    """Per-iteration benchmark (merged.sh). Left: time per iteration relative to PETSc's bcgs in the same rounds (median of
+    the per-round ratios), one group of bars per method, one bar per (ranks, PC). Middle: the fraction of the STREAM triad each
+    method achieves by merged.c's bytes-per-iteration model, with the 85 % target. Right (with EXTRA, the reductions CSV):
+    global reductions per iteration."""
+    methods = []
+    for r in rows:
+        if r["method"] not in methods:
+            methods.append(r["method"])
+    configs = []
+    for r in rows:
+        c = (int(r["ranks"]), r["pc"])
+        if c not in configs:
+            configs.append(c)
+
+    reds = {}
+    if red and os.path.exists(red):
+        with open(red, newline="") as f:
+            reds = {r["method"]: float(r["reductions_per_it"]) for r in csv.DictReader(f)}
+
+    ncol = 3 if reds else 2
+    fig, axes = plt.subplots(1, ncol, figsize=(6.0 * ncol, 4.8))
+    width = 0.8 / max(1, len(configs))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for k, (ranks, pc) in enumerate(configs):
+        sub = {r["method"]: r for r in rows if int(r["ranks"]) == ranks and r["pc"] == pc}
+        xs = [i + (k - (len(configs) - 1) / 2) * width for i in range(len(methods))]
+        rel = [float(sub[m]["vs_bcgs"]) if m in sub and float(sub[m]["vs_bcgs"]) > 0 else 0 for m in methods]
+        frac = [100 * float(sub[m]["frac_triad"]) if m in sub else 0 for m in methods]
+        lab = f"{ranks} rank{'s' if ranks > 1 else ''}, PC {pc}"
+        axes[0].bar(xs, rel, width, label=lab, color=colours[k % len(colours)])
+        axes[1].bar(xs, frac, width, label=lab, color=colours[k % len(colours)])
+    axes[0].axhline(1.0, color="grey", lw=0.8)
+    axes[0].set_ylabel("time per iteration / bcgs's (same rounds)")
+    axes[0].set_title("relative time per iteration (lower is better)", fontsize=10)
+    axes[1].axhline(85, color="red", lw=0.8, ls="--", label="target 85 %")
+    axes[1].set_ylabel("% of the STREAM triad (bytes model / time)")
+    axes[1].set_title("bandwidth fraction", fontsize=10)
+    for ax in axes[:2]:
+        ax.set_xticks(range(len(methods)))
+        ax.set_xticklabels(methods, rotation=40, ha="right", fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=7)
+    axes[1].legend(fontsize=7)
+    if reds:
+        ms = [m for m in methods if m in reds]
+        axes[2].bar(range(len(ms)), [reds[m] for m in ms], 0.6, color="grey")
+        axes[2].axhline(0.30, color="red", lw=0.8, ls="--", label="cabicgstab s=4 target 0.30")
+        for i, m in enumerate(ms):
+            axes[2].text(i, reds[m], f"{reds[m]:.2f}", ha="center", va="bottom", fontsize=7)
+        axes[2].set_xticks(range(len(ms)))
+        axes[2].set_xticklabels(ms, rotation=40, ha="right", fontsize=8)
+        axes[2].set_ylabel("global reductions per iteration (cakpmpi)")
+        axes[2].set_title("reductions per iteration, 2 ranks", fontsize=10)
+        axes[2].legend(fontsize=7)
+        axes[2].grid(axis="y", alpha=0.3)
+    n = rows[0]["n"]
+    fig.suptitle(f"BiCGStab variants, 7-point 3D Laplacian n = {n} ({rows[0]['its']} iterations per solve, median of {rows[0]['runs']} rounds)", fontsize=11)
+    return fig
+
+
+def methodmap(rows, subtitle):
+    """Method map (methodmap.sh; Krasnopolsky 2020, Figs. 6 and 10 style): one panel per (PC, progress mode), the speedup of
+    every variant over bcgs against the simulated node count p; the best method at each p has Krasnopolsky's R = 1."""
+    pcs = list(dict.fromkeys(r["pc"] for r in rows))
+    modes = list(dict.fromkeys(r["progress"] for r in rows))
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    label = {"async": "with overlap (asynchronous progress)", "none": "without overlap (no asynchronous progress)",
+             "anycall": "progress in any MPI call"}
+    styles = {"bcgs": "k-", "ibcgs": "C1o-", "pipebcgs": "C2s--", "bcgsm": "C0o-", "pipebcgsm": "C2s-", "rbicgstab": "C3^-",
+              "cabicgstab4": "C4D-"}
+    fig, axes = plt.subplots(len(pcs), len(modes), figsize=(6.2 * len(modes), 4.3 * len(pcs)), sharey=True, squeeze=False)
+    for i, pc in enumerate(pcs):
+        for j, mode in enumerate(modes):
+            ax = axes[i][j]
+            for m in methods:
+                pts = sorted((int(r["nodes"]), float(r["vs_bcgs"])) for r in rows
+                             if r["pc"] == pc and r["progress"] == mode and r["method"] == m and float(r["vs_bcgs"]) > 0)
+                if not pts:
+                    continue
+                p, v = zip(*pts)
+                ax.plot(p, [1 / x for x in v], styles.get(m, "-"), label=m.replace("cabicgstab4", "cabicgstab s=4"), ms=4)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log", base=2)
+            ax.axhline(1.0, color="grey", lw=0.8)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.set_title(f"PC {pc}, {label.get(mode, mode)}", fontsize=9)
+            ax.set_xlabel("simulated nodes p (Krasnopolsky's T_G model)")
+            if j == 0:
+                ax.set_ylabel("speedup over bcgs (time per iteration)")
+    axes[0][-1].legend(fontsize=7, loc="upper left")
+    fig.suptitle("Method map: BiCGStab variants under the latency simulator, 2 real ranks" + (f" ({subtitle})" if subtitle else ""),
+                 fontsize=10)
+    return fig
+
+
+def overlap(rows):
+    """Overlap overhead gamma (overlap.sh, Krasnopolsky Appendix C, eq. 24) against the number of work chunks N_it: one
+    panel per rank count; per message size, mode #3 (MPI_Test after each chunk) solid and mode #2 (no progression) dashed."""
+    ranks = sorted({int(r["ranks"]) for r in rows})
+    msgs = sorted({int(r["msg_bytes"]) for r in rows})
+    fig, axes = plt.subplots(1, len(ranks), figsize=(5.5 * len(ranks), 4.2), sharey=True, squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, p in zip(axes[0], ranks):
+        sub = [r for r in rows if int(r["ranks"]) == p]
+        over = any(int(r.get("oversubscribed", 0)) for r in sub)
+        for i, m in enumerate(msgs):
+            pts = sorted((int(r["n_it"]), float(r["gamma3"]), float(r["gamma2"])) for r in sub if int(r["msg_bytes"]) == m)
+            if not pts:
+                continue
+            nit, g3, g2 = zip(*pts)
+            c = colours[i % len(colours)]
+            ax.plot(nit, g3, "o-", color=c, label=f"{m} B, #3 MPI_Test")
+            ax.plot(nit, g2, "x--", color=c, alpha=0.6, label=f"{m} B, #2 no progression")
+        ax.axhline(1.0, color="grey", lw=0.8)
+        ax.axhline(0.0, color="grey", lw=0.8, ls=":")
+        ax.set_xlabel("N_it (work chunks = MPI_Test calls in #3)")
+        ax.set_title(f"{p} ranks" + (" (OVERSUBSCRIBED)" if over else ""))
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("overlap overhead gamma (1: none, 0: hidden)")
+    axes[0][-1].legend(fontsize=7, loc="best")
+    fig.suptitle("MPI_Iallreduce overlap (Krasnopolsky, Appendix C, eq. 24)")
+    return fig
+
+
+def bottom(rows):
+    """Bottom-solver study (bottom.sh): bottom-solve and whole-PCMG time of each bottom solver against the simulated p."""
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for variant, style in zip(dict.fromkeys(r["bottom"] for r in rows), ("o-", "s-", "D-", "^-", "v-")):
+        rr = [r for r in rows if r["bottom"] == variant]
+        p = [int(r["nodes"]) for r in rr]
+        ax.plot(p, [float(r["bottom_s"]) for r in rr], style, label=f"{variant}: bottom solves")
+        ax.plot(p, [float(r["pcmg_s"]) for r in rr], style, alpha=0.45, label=f"{variant}: whole PCMG solve")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("simulated nodes p (Krasnopolsky's reduction model)")
+    ax.set_ylabel("time [s], 2 real ranks")
+    ax.set_title("Helmholtz multigrid, bottom solver bcgs vs cabicgstab variants (simulated)", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def sstudy(rows):
+    """s-study (sstudy.sh): a column per problem, iterations and true residual against s, a line per basis, bcgs dashed;
+    hollow markers: solves that did not claim convergence."""
+    problems = list(dict.fromkeys(r["problem"] for r in rows))
+    bases = list(dict.fromkeys(r["basis"] for r in rows if r["method"] == "cabicgstab"))
+    ref = {r["problem"]: r for r in rows if r["method"] == "bcgs"}
+    fig, axes = plt.subplots(2, len(problems), figsize=(5.2 * len(problems), 7.6), sharex=True, squeeze=False)
+    styles = {"monomial": ("tab:red", "o"), "newton": ("tab:blue", "s"), "chebyshev": ("tab:green", "^")}
+    for j, p in enumerate(problems):
+        b = ref[p]
+        ax_its, ax_res = axes[0][j], axes[1][j]
+        for basis in bases:
+            rs = sorted((r for r in rows if r["problem"] == p and r["basis"] == basis), key=lambda r: int(r["s"]))
+            s = [int(r["s"]) for r in rs]
+            colour, marker = styles.get(basis, (None, "x"))
+            ax_its.plot(s, [int(r["its"]) for r in rs], marker=marker, color=colour, label=basis)
+            ax_res.semilogy(s, [float(r["true_relres"]) for r in rs], marker=marker, color=colour, label=basis)
+            bad = [r for r in rs if not int(r["claimed_converged"])]
+            if bad:
+                ax_its.plot([int(r["s"]) for r in bad], [int(r["its"]) for r in bad], linestyle="none", marker=marker, markersize=11, markerfacecolor="none", color=colour)
+        ax_its.axhline(int(b["its"]), color="black", linestyle="--", label="bcgs")
+        ax_its.axhline(1.2 * int(b["its"]), color="grey", linestyle=":", label="1.2x bcgs")
+        ax_res.axhline(float(b["true_relres"]), color="black", linestyle="--", label="bcgs")
+        ax_res.axhline(float(b["rtol"]), color="grey", linestyle=":", label="rtol")
+        ax_its.set_title("%s %s^3, %s ranks" % (p, b["n"], b["ranks"]))
+        ax_its.set_ylabel("iterations to rtol (capped at 4x bcgs)")
+        ax_res.set_ylabel("true residual ||b - Ax|| / ||b||")
+        ax_res.set_xlabel("s")
+        for ax in (ax_its, ax_res):
+            ax.grid(True, alpha=0.3)
+        if j == 0:
+            ax_its.legend(fontsize=8)
+            ax_res.legend(fontsize=8)
+    fig.suptitle("cabicgstab: iterations and true residual vs s per basis, PC jacobi (hollow: not converged)")
+    return fig
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy"):
+        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy CSV PNG [EXTRA]")
+    kind, src, dst = sys.argv[1:4]
+    extra = sys.argv[4] if len(sys.argv) > 4 else None
+    if kind == "merged":
+        fig = merged(read(src), extra)
+    elif kind == "methodmap":
+        fig = methodmap(read(src, lambda r: int(r["nodes"]) > 0), extra or "")
+    elif kind == "overlap":
+        fig = overlap(read(src))
+    elif kind == "bottom":
+        fig = bottom(read(src, lambda r: int(r["nodes"]) > 0))
+    else:
+        fig = sstudy(read(src))
+    fig.tight_layout()
+    fig.savefig(dst, dpi=110)
+
+
+if __name__ == "__main__":
+    main()
