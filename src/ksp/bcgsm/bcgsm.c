@@ -474,6 +474,22 @@ static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
    preconditioning the unpreconditioned norm; `KSP_NORM_NONE` works with both. The fused kernels run
    on `VECSEQ`/`VECMPI` arrays and fall back to PETSc's Vec operations for other vector types.
 
+   `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
+   together: v = Â p and t = Â s are one AIJ x dense product and one `PCMatApply()` each on the columns still
+   iterating (PETSc applies a PC without a block kernel column by column), the fused passes run per column, and the
+   dots of all columns of each reduction point are summed by one reduction: 3 per iteration for the block. Each column
+   has its own coefficients and the test of `KSPConvergedDefault()` (rtol, abstol, divtol, max_it, the norm type, and
+   -ksp_converged_use_initial_residual_norm / _min_initial_residual_norm / -ksp_converged_maxits) applied to it alone;
+   a column that converges, breaks down or meets NaN stops while the others go on, and a column's iterates are those
+   of its `KSPSolve()` up to rounding. `KSPGetIterationNumber()` gives the largest column count,
+   `KSPGetConvergedReason()` the reason of the first column that failed (else that of the longest column), and
+   `CAKrylovKSPGetMatSolveConvergedReasons()` each column's. `-ksp_monitor` prints, per iteration, the largest finite
+   residual norm of the columns tested at that iteration. A residual that is NaN is `KSP_DIVERGED_NANORINF` (a PC
+   failure is not told apart there). The first block solve builds the products for each count of active columns
+   (one reduction each in MPIAIJ's symbolic phase); later solves with the same operator reuse them. A user convergence
+   test, a null space attached to the operator, an operator other than `MATSEQAIJ`/`MATMPIAIJ`, blocks other than
+   `MATSEQDENSE`/`MATMPIDENSE` or `KSPMatSolveTranspose()` fall back to a `KSPSolve()` per column (`-info` says why).
+
    References:
 .  * - B. Krasnopolsky, Revisiting performance of BiCGStab methods for solving systems with multiple
    right-hand sides, Computers and Mathematics with Applications 79 (2020), Appendix B.
