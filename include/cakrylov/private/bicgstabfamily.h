@@ -10,6 +10,34 @@
 #include <cakrylov/private/cakrylovimpl.h>
 #include <petsc/private/kspimpl.h>
 
+/* KSPMatSolve() of the family: m BiCGStab iterations advanced together on dense column-major blocks (see
+   src/ksp/common/bicgstabblock.c). The work blocks are arrays of nloc x m (lda nloc), one per work vector of the
+   iteration; the active columns are kept in the leading slots (compacted when a column ends), so the operator and
+   the preconditioner apply to them as MATDENSE aliases of the leading na columns, and the fused kernels run per
+   column on sequential wrapper Vecs placed on a slot. */
+typedef struct {
+  PetscInt            m, nloc, N, nblocks; /* layout of the work blocks (0: none) */
+  PetscScalar        *work;                /* nblocks blocks of nloc x m, column-major, lda nloc */
+  Vec                *wrap;                /* nblocks + 2 wrappers: a slot of each block, then a column of X and of B */
+  Mat                *alias;               /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
+  Mat                *cache;               /* (m + 1) nblocks views, built when first needed, kept with their products */
+  PetscInt            na;                  /* columns of the current views */
+  PetscInt            nprod, prodin[2], prodout[2]; /* products alias[out] = A alias[in] (MatProductNumeric()) on every view */
+  Mat                 A;                   /* the operator of the products, and its nonzero state when they were built */
+  PetscObjectState    Astate;
+  PetscInt            mcol;                /* per-column arrays hold this many columns */
+  PetscInt           *slot2col;            /* the column of B and X in each active slot */
+  PetscBool          *live;                /* the slot's column is still iterating in this iteration */
+  KSPConvergedReason *reason;              /* per column: how it ended */
+  PetscInt           *its;                 /* per column: iterations */
+  PetscReal          *rnorm0, *ttol, *bnorm; /* per column: the default test's reference norm, tolerance, ||b|| (nonzero guess) */
+  PetscScalar        *rho, *alpha, *omega; /* per column: the recurrence coefficients */
+  PetscScalar        *dots;                /* packed local dots of one reduction point (3 m) */
+  PetscInt            nmatsolves;          /* block solves over all KSPMatSolve() calls (batches count one each) */
+  PetscInt            last_m, last_its, last_reductions; /* the last block solve (last batch) */
+  PetscBool           last_block;          /* it ran as a block (PETSC_FALSE: the column-by-column fallback) */
+} KSP_BiCGStabBlock;
+
 typedef struct {
   const char         *name;           /* the type's prefix of its composed methods ("KSPRBiCGStab"), NULL: no progression */
   PetscInt            nwork;          /* work vectors of the iteration */
@@ -20,6 +48,7 @@ typedef struct {
   PetscInt            nsolves, nits, nreductions; /* statistics over all solves (KSPView()) */
   PetscInt            npc;                        /* rbicgstab: preconditioner applications over all solves */
   PetscInt            nreplacements;              /* pipebcgsm: residual replacements over all solves */
+  KSP_BiCGStabBlock   block;                      /* KSPMatSolve() */
 } KSP_BiCGStabFamily;
 
 PETSC_INTERN PetscErrorCode KSPCreate_BiCGStabFamily(KSP, PetscInt, const char[]);
@@ -32,3 +61,18 @@ PETSC_INTERN PetscErrorCode KSPInitialTest_BiCGStabFamily(KSP, PetscScalar);
 PETSC_INTERN PetscErrorCode KSPNormTest_BiCGStabFamily(KSP, PetscScalar);
 PETSC_INTERN PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP, CAKrylovOptionItems);
 PETSC_INTERN PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP, PetscViewer, PetscInt, const char[]);
+
+/* KSPMatSolve() of the family (src/ksp/common/bicgstabblock.c) */
+PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP, Mat, Mat);
+PETSC_INTERN PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[]);
+PETSC_INTERN PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP, PetscInt);
+PETSC_INTERN PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP);
+PETSC_INTERN PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP, PetscInt, PetscScalar *, PetscInt, const PetscScalar *, PetscInt);
+PETSC_INTERN PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP);
+PETSC_INTERN PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP, PetscInt, PetscReal);
+PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, PetscInt, const PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscReal);
+PETSC_INTERN PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP, PetscViewer);
+PETSC_INTERN PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP, PetscBool);

@@ -58,3 +58,11 @@ typedef PetscOptionItems CAKrylovOptionItems;
 #else
   #define CAKRYLOV_MPI_BOOL MPI_C_BOOL
 #endif
+
+/* The minimum number of iterations of the default convergence test (KSPSetMinimumIterations(), ksp->min_it) appeared
+   in 3.20: before it, none */
+#if PETSC_VERSION_LT(3, 20, 0)
+  #define CAKrylovKSPMinIterations(ksp) ((PetscInt)0)
+#else
+  #define CAKrylovKSPMinIterations(ksp) ((ksp)->min_it)
+#endif

@@ -125,6 +125,317 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   KSPMatSolve(): the iteration above for m columns together (src/ksp/common/bicgstabblock.c has the machinery). Per
+   iteration: v = Â p and t = Â s each as one operator pass over the block of active columns (MatProductNumeric(), and
+   PCMatApply() for the preconditioner), the fused groups of the single solve once per column, and the dots of all
+   columns of each of the 3 reduction points in one reduction. A column's arithmetic is that of its KSPSolve().
+*/
+
+/* v = Â p (which = 0) or t = Â s (which = 1) on the active columns: identity A p; right A (M^{-1} p) keeping p^;
+   left M^{-1} (A p) with A p in the unused p^ block */
+static PetscErrorCode KSPBCGSMBlockApplyOperator(KSP ksp, PetscInt which)
+{
+  KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk = &bm->block;
+  const PetscInt      in = which ? W_S : W_P, hat = which ? W_SH : W_PH, out = which ? W_T : W_V;
+
+  PetscFunctionBegin;
+  if (bm->identity) PetscCall(MatProductNumeric(bk->alias[out]));
+  else if (bm->right) {
+    PetscCall(PCMatApply(ksp->pc, bk->alias[in], bk->alias[hat]));
+    PetscCall(MatProductNumeric(bk->alias[out]));
+  } else {
+    PetscCall(MatProductNumeric(bk->alias[hat]));
+    PetscCall(PCMatApply(ksp->pc, bk->alias[hat], bk->alias[out]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Column col ends with reason (its iteration count stays) */
+static inline void KSPBCGSMBlockEndColumn(KSP_BiCGStabBlock *bk, PetscInt slot, KSPConvergedReason reason)
+{
+  bk->reason[bk->slot2col[slot]] = reason;
+  bk->live[slot]                 = PETSC_FALSE;
+}
+
+/* An unusable coefficient ends its column: NaN/Inf (KSP_DIVERGED_NANORINF) or, if zero is unusable, 0 (breakdown) */
+static PetscBool KSPBCGSMBlockBadCoefficient(KSP ksp, KSP_BiCGStabBlock *bk, PetscInt slot, PetscScalar v, PetscBool zero, const char what[])
+{
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+
+  if (PetscIsInfOrNanScalar(v)) reason = KSP_DIVERGED_NANORINF;
+  else if (zero && v == 0.0) reason = KSP_DIVERGED_BREAKDOWN;
+  if (!reason) return PETSC_FALSE;
+  KSPBCGSMBlockEndColumn(bk, slot, reason);
+  (void)PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT " stops at iteration %" PetscInt_FMT ": %s = %g\n", bk->slot2col[slot], bk->its[bk->slot2col[slot]], what, (double)PetscRealPart(v));
+  return PETSC_TRUE;
+}
+
+static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
+{
+  KSP_BiCGStabFamily    *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock     *bk   = &bm->block;
+  MPI_Comm               comm = PetscObjectComm((PetscObject)ksp);
+  Vec                   *w;
+  const PetscScalar     *ba;
+  PetscScalar           *xa, *dots;
+  PetscInt               m, na, ldb, ldx, k = 0, nred = 0, in0;
+  PetscBool              use, left;
+  const PetscInt         keep[] = {W_R, W_RT, W_P}; /* what a column carries from one iteration to the next */
+  KSPConvergedDefaultCtx *cctx  = (KSPConvergedDefaultCtx *)ksp->cnvP;
+  PetscReal              maxnorm;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, &use));
+  if (!use) {
+    PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &bm->identity));
+  bm->right = !bm->identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
+  left      = !bm->identity && ksp->pc_side == PC_LEFT ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(MatGetSize(B, NULL, &m));
+  { /* the products alias[out] = A alias[in]: v = A p and t = A s (identity), A p^ and A s^ (right), A p and A s into p^, s^ (left) */
+    const PetscInt in[] = {bm->right ? W_PH : W_P, bm->right ? W_SH : W_S}, out[] = {left ? W_PH : W_V, left ? W_SH : W_T};
+
+    PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, 2, in, out));
+  }
+  in0 = bk->prodin[0];
+  w              = bk->wrap;
+  dots           = bk->dots;
+  if (ksp->res_hist_reset) ksp->res_hist_len = 0;
+  PetscCall(MatDenseGetArrayRead(B, &ba));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(MatDenseGetArray(X, &xa));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  for (PetscInt j = 0; j < m; j++) {
+    bk->slot2col[j] = j;
+    bk->live[j]     = PETSC_TRUE;
+    bk->reason[j]   = KSP_CONVERGED_ITERATING;
+    bk->its[j]      = 0;
+    bk->bnorm[j]    = 0.0;
+  }
+  na = m;
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, na));
+
+  /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), as KSPInitialResidual() computes it per column */
+  if (ksp->guess_zero) {
+    if (left) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_R]));
+    else
+      for (PetscInt s = 0; s < na; s++) PetscCall(PetscArraycpy(bk->work + (W_R * m + s) * bk->nloc, ba + s * ldb, bk->nloc));
+  } else {
+    for (PetscInt s = 0; s < na; s++) PetscCall(PetscArraycpy(bk->work + (in0 * m + s) * bk->nloc, xa + s * ldx, bk->nloc));
+    PetscCall(MatProductNumeric(bk->alias[bk->prodout[0]])); /* A x_0 */
+    for (PetscInt s = 0; s < na; s++) {
+      const CAKrylovVecUpdate u[] = {{.y = w[left ? W_V : W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
+
+      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    }
+    if (left) PetscCall(PCMatApply(ksp->pc, bk->alias[W_V], bk->alias[W_R]));
+    /* ||b|| (||M^{-1} b|| with left preconditioning and the preconditioned norm) of KSPConvergedDefault()'s reference, one reduction */
+    if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
+      const PetscBool pb = left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
+
+      if (pb) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_S]));
+      for (PetscInt s = 0; s < na; s++) {
+        const Vec v = pb ? w[W_S] : w[W_COUNT + 1];
+
+        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+        PetscCall(CAKrylovVecFused(0, NULL, 1, &v, &v, &dots[s]));
+        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+      }
+      PetscCall(CAKrylovReduction(comm, na, dots));
+      nred++;
+      for (PetscInt s = 0; s < na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(dots[s]));
+    }
+  }
+
+  /* rt = p_0 = r_0, rho_0 = (r_0, r_0) per column, one reduction; the test of iteration 0 */
+  for (PetscInt s = 0; s < na; s++) {
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}},
+      {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
+    };
+
+    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+    PetscCall(CAKrylovVecFused(2, u, 1, &w[W_R], &w[W_R], &dots[s]));
+    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  }
+  PetscCall(CAKrylovReduction(comm, na, dots));
+  nred++;
+  maxnorm = 0.0;
+  for (PetscInt s = 0; s < na; s++) {
+    const PetscInt  col   = bk->slot2col[s];
+    const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(dots[s]));
+
+    bk->rho[col] = dots[s];
+    if (PetscIsInfOrNanReal(rnorm)) bk->reason[col] = KSP_DIVERGED_NANORINF;
+    else {
+      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, 0, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
+      if (!bk->reason[col] && dots[s] == 0.0) bk->reason[col] = KSP_CONVERGED_ATOL;
+      if (ksp->normtype != KSP_NORM_NONE) maxnorm = PetscMax(maxnorm, rnorm);
+    }
+  }
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, maxnorm));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &na));
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, na));
+
+  while (na) {
+    /* line 5: v = Â p;  line 6: delta = (v, rt);  line 7: alpha = rho / delta */
+    PetscCall(KSPBCGSMBlockApplyOperator(ksp, 0));
+    for (PetscInt s = 0; s < na; s++) {
+      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+      PetscCall(CAKrylovVecFused(0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
+      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    }
+    PetscCall(CAKrylovReduction(comm, na, dots));
+    nred++;
+    for (PetscInt s = 0; s < na; s++) {
+      const PetscInt col = bk->slot2col[s];
+
+      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, dots[s], PETSC_TRUE, "(rt, Ap)")) continue;
+      bk->alpha[col] = bk->rho[col] / dots[s];
+      (void)KSPBCGSMBlockBadCoefficient(ksp, bk, s, bk->alpha[col], PETSC_TRUE, "alpha");
+    }
+
+    /* line 8: s = r - alpha v */
+    for (PetscInt s = 0; s < na; s++) {
+      const CAKrylovVecUpdate u[] = {{.y = w[W_S], .a = {1.0, -bk->alpha[bk->slot2col[s]]}, .x = {w[W_R], w[W_V]}}};
+
+      if (!bk->live[s]) continue;
+      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    }
+
+    /* line 9: t = Â s;  line 10: [phi, psi, theta] = [(t, s), (t, t), (s, s)];  line 11: omega = phi / psi, or the end */
+    PetscCall(KSPBCGSMBlockApplyOperator(ksp, 1));
+    for (PetscInt s = 0; s < na; s++) {
+      const Vec dx[] = {w[W_T], w[W_T], w[W_S]}, dy[] = {w[W_S], w[W_T], w[W_S]};
+
+      dots[3 * s] = dots[3 * s + 1] = dots[3 * s + 2] = 0.0;
+      if (!bk->live[s]) continue;
+      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+      PetscCall(CAKrylovVecFused(0, NULL, 3, dx, dy, &dots[3 * s]));
+      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    }
+    PetscCall(CAKrylovReduction(comm, 3 * na, dots));
+    nred++;
+    maxnorm = 0.0;
+    for (PetscInt s = 0; s < na; s++) {
+      const PetscInt     col = bk->slot2col[s];
+      const PetscScalar *d   = &dots[3 * s];
+      PetscBool          half = PETSC_FALSE; /* the column ends at the half step x + alpha p^ */
+      PetscReal          hnorm = 0.0;
+
+      if (!bk->live[s]) continue;
+      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, d[0], PETSC_FALSE, "(t, s)") || KSPBCGSMBlockBadCoefficient(ksp, bk, s, d[1], PETSC_FALSE, "(t, t)")) continue;
+      if (d[1] == 0.0) { /* t = 0: s = 0 solved the system at the half step, s != 0 is a breakdown */
+        if (d[2] != 0.0) {
+          KSPBCGSMBlockEndColumn(bk, s, KSP_DIVERGED_BREAKDOWN);
+          continue;
+        }
+        half = PETSC_TRUE;
+      } else {
+        bk->omega[col] = d[0] / d[1];
+        if (bk->omega[col] == 0.0) { /* s orthogonal to A s: converged if the half step's residual ||s|| passes */
+          half  = PETSC_TRUE;
+          hnorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(d[2])) : 0.0;
+        } else if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, bk->omega[col], PETSC_FALSE, "omega")) half = PETSC_TRUE; /* keep the half step */
+      }
+      if (half) {
+        const CAKrylovVecUpdate u[] = {{.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col]}, .x = {w[bm->right ? W_PH : W_P]}}}; /* x += alpha p^ */
+
+        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+        PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+        if (bk->reason[col]) continue; /* omega NaN/Inf: the half step is kept, the column has its reason */
+        bk->its[col] = k + 1;
+        bk->live[s]  = PETSC_FALSE;
+        PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, k + 1, hnorm));
+        maxnorm = PetscMax(maxnorm, hnorm);
+        if (d[1] == 0.0 && !bk->reason[col]) bk->reason[col] = KSP_CONVERGED_ATOL;
+        if (d[1] != 0.0 && (!bk->reason[col] || bk->reason[col] == KSP_DIVERGED_ITS)) bk->reason[col] = KSP_DIVERGED_BREAKDOWN;
+      }
+    }
+
+    /* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass per column */
+    for (PetscInt s = 0; s < na; s++) {
+      const PetscInt          col  = bk->slot2col[s];
+      const CAKrylovVecUpdate u[]  = {
+        {.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col], bk->omega[col]}, .x = {w[bm->right ? W_PH : W_P], w[bm->right ? W_SH : W_S]}},
+        {.y = w[W_R], .a = {1.0, -bk->omega[col]}, .x = {w[W_S], w[W_T]}},
+      };
+      const Vec               dx[] = {w[W_R], w[W_R]}, dy[] = {w[W_RT], w[W_R]};
+
+      dots[2 * s] = dots[2 * s + 1] = 0.0;
+      if (!bk->live[s]) continue;
+      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+      PetscCall(CAKrylovVecFused(2, u, 2, dx, dy, &dots[2 * s]));
+      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    }
+    PetscCall(CAKrylovReduction(comm, 2 * na, dots));
+    nred++;
+    k++;
+
+    /* the test of iteration k per column (||r|| exact), the block's monitor, then beta and line 17 per column */
+    for (PetscInt s = 0; s < na; s++) {
+      const PetscInt  col   = bk->slot2col[s];
+      const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(dots[2 * s + 1]));
+
+      if (!bk->live[s]) continue;
+      bk->its[col] = k;
+      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, k, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
+      if (ksp->normtype != KSP_NORM_NONE && !PetscIsInfOrNanReal(rnorm)) maxnorm = PetscMax(maxnorm, rnorm);
+    }
+    PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, k, maxnorm));
+    for (PetscInt s = 0; s < na; s++) {
+      const PetscInt col = bk->slot2col[s];
+      PetscScalar    beta;
+
+      if (!bk->live[s] || bk->reason[col]) continue;
+      if (dots[2 * s] == 0.0) { /* rt orthogonal to r != 0: restart from p = rt = r, rho = (r, r) (this pass's nu: no reduction) */
+        const CAKrylovVecUpdate u[] = {
+          {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}},
+          {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
+        };
+
+        PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", col, k));
+        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+        PetscCall(CAKrylovVecFused(2, u, 0, NULL, NULL, NULL));
+        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+        bk->rho[col] = dots[2 * s + 1];
+        continue;
+      }
+      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, dots[2 * s], PETSC_FALSE, "(r, rt)")) continue;
+      beta = (dots[2 * s] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]); /* line 16 */
+      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, beta, PETSC_FALSE, "beta")) continue;
+      bk->rho[col] = dots[2 * s];
+      { /* line 17: p = r + beta (p - omega v) */
+        const CAKrylovVecUpdate u[] = {{.y = w[W_P], .b = beta, .a = {1.0, -beta * bk->omega[col]}, .x = {w[W_R], w[W_V]}}};
+
+        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
+        PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+      }
+    }
+    PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &na));
+    PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, na));
+  }
+  PetscCall(MatDenseRestoreArray(X, &xa));
+  PetscCall(MatDenseRestoreArrayRead(B, &ba));
+  bm->nsolves++;
+  bm->nits += k;
+  bm->nreductions += nred;
+  bk->last_block = PETSC_TRUE;
+  PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, nred));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
 {
   PetscBool isascii;
@@ -134,6 +445,7 @@ static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  merged vector operations: 3 global reductions, %d vector reads+writes per iteration (fused kernels; plus 2 operator applications)\n", ((KSP_BiCGStabFamily *)ksp->data)->right ? 19 : 18));
   PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, 0, NULL));
+  PetscCall(KSPViewBlock_BiCGStabFamily(ksp, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,6 +474,22 @@ static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
    preconditioning the unpreconditioned norm; `KSP_NORM_NONE` works with both. The fused kernels run
    on `VECSEQ`/`VECMPI` arrays and fall back to PETSc's Vec operations for other vector types.
 
+   `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
+   together: v = Â p and t = Â s are one AIJ x dense product and one `PCMatApply()` each on the columns still
+   iterating (PETSc applies a PC without a block kernel column by column), the fused passes run per column, and the
+   dots of all columns of each reduction point are summed by one reduction: 3 per iteration for the block. Each column
+   has its own coefficients and the test of `KSPConvergedDefault()` (rtol, abstol, divtol, max_it, the norm type, and
+   -ksp_converged_use_initial_residual_norm / _min_initial_residual_norm / -ksp_converged_maxits) applied to it alone;
+   a column that converges, breaks down or meets NaN stops while the others go on, and a column's iterates are those
+   of its `KSPSolve()` up to rounding. `KSPGetIterationNumber()` gives the largest column count,
+   `KSPGetConvergedReason()` the reason of the first column that failed (else that of the longest column), and
+   `CAKrylovKSPGetMatSolveConvergedReasons()` each column's. `-ksp_monitor` prints, per iteration, the largest finite
+   residual norm of the columns tested at that iteration. A residual that is NaN is `KSP_DIVERGED_NANORINF` (a PC
+   failure is not told apart there). The first block solve builds the products for each count of active columns
+   (one reduction each in MPIAIJ's symbolic phase); later solves with the same operator reuse them. A user convergence
+   test, a null space attached to the operator, an operator other than `MATSEQAIJ`/`MATMPIAIJ`, blocks other than
+   `MATSEQDENSE`/`MATMPIDENSE` or `KSPMatSolveTranspose()` fall back to a `KSPSolve()` per column (`-info` says why).
+
    References:
 .  * - B. Krasnopolsky, Revisiting performance of BiCGStab methods for solving systems with multiple
    right-hand sides, Computers and Mathematics with Applications 79 (2020), Appendix B.
@@ -177,7 +505,9 @@ PetscErrorCode KSPCreate_BCGSM(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
-  ksp->ops->solve = KSPSolve_BCGSM;
-  ksp->ops->view  = KSPView_BCGSM;
+  ksp->ops->solve    = KSPSolve_BCGSM;
+  ksp->ops->matsolve = KSPMatSolve_BCGSM;
+  ksp->ops->view     = KSPView_BCGSM;
+  PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,6 +13,7 @@ static PetscErrorCode KSPReset_BiCGStabFamily(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(CAKrylovKSPProgressReset(&((KSP_BiCGStabFamily *)ksp->data)->progress));
+  PetscCall(KSPBlockReset_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,6 +103,7 @@ PetscErrorCode KSPDestroy_BiCGStabFamily(KSP ksp)
   PetscFunctionBegin;
   PetscCall(KSPReset_BiCGStabFamily(ksp));
   PetscCall(KSPComposeProgress_BiCGStabFamily(ksp, PETSC_FALSE));
+  PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_FALSE));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -153,10 +155,10 @@ PetscErrorCode KSPNormTest_BiCGStabFamily(KSP ksp, PetscScalar rr)
 PetscErrorCode KSPInitialTest_BiCGStabFamily(KSP ksp, PetscScalar rr)
 {
   PetscFunctionBegin;
-  KSPCheckNorm(ksp, PetscSqrtReal(PetscAbsScalar(rr)));
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its = 0;
+  ksp->its = 0; /* before KSPCheckNorm(), which returns: a NaN r_0 ends at iteration 0, not at the previous solve's count */
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  KSPCheckNorm(ksp, PetscSqrtReal(PetscAbsScalar(rr)));
   PetscCall(KSPNormTest_BiCGStabFamily(ksp, ksp->normtype != KSP_NORM_NONE ? rr : 0.0));
   if (!ksp->reason && rr == 0.0) ksp->reason = KSP_CONVERGED_ATOL;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,376 @@
+/*
+   KSPMatSolve() of the merged BiCGStab family: the pieces every type's block iteration shares. A type's block solve
+   (KSPMatSolve_BCGSM()) advances m independent iterations together on dense column-major work blocks:
+
+     - the work blocks are plain arrays of nloc x m (lda nloc), allocated once per (m, layout, number of blocks) and
+       kept until KSPReset()/KSPDestroy();
+     - the columns still iterating occupy the leading na slots of every block (compacted, in column order, when a
+       column ends), so that the operator is one MatProductNumeric() (AIJ x dense, one pass over the matrix) and the
+       preconditioner one PCMatApply() on MATDENSE views of those na columns; the views of each na and their products
+       are built when first needed (MatProductSymbolic() of MPIAIJ x MPIDENSE issues a reduction) and kept for later
+       solves with the same operator (nonzero pattern), product pairing and layout;
+     - the fused vector kernels run per column on sequential wrapper Vecs placed on a slot (VecPlaceArray()), with
+       local dots only; the dots of all columns of one reduction point go into one packed CAKrylovReduction();
+     - each column has its own coefficients, iteration count and convergence test: KSPConvergedDefault()'s test
+       applied per column with the KSP's tolerances (KSPBlockColumnTest_BiCGStabFamily()).
+*/
+#include <cakrylov/private/bicgstabfamily.h>
+
+/* Can the block path solve B? Otherwise (PetscInfo() says why) the type falls back to a KSPSolve() per column */
+PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, PetscBool *use)
+{
+  Mat          A;
+  MatNullSpace ns = NULL, tns = NULL;
+  PetscBool    aij, dense, scaled;
+  const char  *why = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCall(MatGetNullSpace(A, &ns));
+  PetscCall(MatGetTransposeNullSpace(A, &tns));
+  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
+  if (ksp->converged != KSPConvergedDefault) why = "a convergence test other than KSPConvergedDefault() is set";
+  else if (ksp->transpose_solve) why = "KSPMatSolveTranspose()";
+  else if (!aij) why = "the operator is not MATSEQAIJ/MATMPIAIJ";
+  else if (!dense) why = "the blocks are not MATSEQDENSE/MATMPIDENSE";
+  else if (ns || tns) why = "the operator has a null space";
+  else if (scaled) why = "the preconditioner scales the system (PCSetDiagonalScale())";
+  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) why = "the preconditioner side is neither left nor right";
+  *use = why ? PETSC_FALSE : PETSC_TRUE;
+  if (why) PetscCall(PetscInfo(ksp, "KSPMatSolve() with %s: column by column (KSPSolve() per column), because %s\n", ((PetscObject)ksp)->type_name, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The per-column arrays for m columns */
+static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
+{
+  PetscFunctionBegin;
+  if (bk->mcol == m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree2(bk->slot2col, bk->live));
+  PetscCall(PetscFree2(bk->reason, bk->its));
+  PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
+  PetscCall(PetscFree4(bk->rho, bk->alpha, bk->omega, bk->dots));
+  PetscCall(PetscMalloc2(m, &bk->slot2col, m, &bk->live));
+  PetscCall(PetscMalloc2(m, &bk->reason, m, &bk->its));
+  PetscCall(PetscMalloc3(m, &bk->rnorm0, m, &bk->ttol, m, &bk->bnorm));
+  PetscCall(PetscMalloc4(m, &bk->rho, m, &bk->alpha, m, &bk->omega, 3 * m, &bk->dots));
+  bk->mcol = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ksp->its = the largest column iteration count; ksp->reason = the reason of the first column that failed, or, when all
+   converged, that of the last column to end (the most iterations); statistics; the error of -ksp_error_if_not_converged */
+PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nreductions)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  PetscInt           its = 0, failed = -1, last = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < m; j++) {
+    if (bk->reason[j] < 0 && failed < 0) failed = j;
+    if (bk->its[j] > its) {
+      its  = bk->its[j];
+      last = j;
+    }
+  }
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its    = its;
+  ksp->reason = m ? bk->reason[failed >= 0 ? failed : last] : KSP_CONVERGED_ATOL;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  bk->nmatsolves++;
+  bk->last_m          = m;
+  bk->last_its        = its;
+  bk->last_reductions = nreductions;
+  PetscCheck(!ksp->errorifnotconverged || failed < 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "KSPMatSolve() has not converged: column %" PetscInt_FMT " %s", failed, KSPConvergedReasons[failed >= 0 ? bk->reason[failed] : 0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The fallback: KSPSolve() per column, as PETSc's KSPMatSolve() does for types without a block solver */
+PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  PetscInt           m;
+  PetscLogDouble     before = ((KSP_BiCGStabFamily *)ksp->data)->nreductions;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, NULL, &m));
+  PetscCall(KSPBlockColumns(bk, m));
+  for (PetscInt j = 0; j < m; j++) {
+    Vec cb, cx;
+
+    PetscCall(MatDenseGetColumnVecRead(B, j, &cb));
+    PetscCall(MatDenseGetColumnVecWrite(X, j, &cx));
+    PetscCall(KSPSolve(ksp, cb, cx));
+    PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
+    PetscCall(MatDenseRestoreColumnVecRead(B, j, &cb));
+    bk->reason[j] = ksp->reason;
+    bk->its[j]    = ksp->its;
+  }
+  bk->last_block = PETSC_FALSE;
+  PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, (PetscInt)(((KSP_BiCGStabFamily *)ksp->data)->nreductions - before)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Destroys the views (and the products attached to them) */
+static PetscErrorCode KSPBlockDestroyAliases(KSP_BiCGStabBlock *bk)
+{
+  PetscFunctionBegin;
+  if (bk->cache)
+    for (PetscInt k = 0; k < (bk->m + 1) * bk->nblocks; k++) PetscCall(MatDestroy(&bk->cache[k]));
+  bk->alias = NULL;
+  bk->na    = 0;
+  bk->A     = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the work blocks and the per-column arrays (KSPReset(), KSPDestroy()) */
+PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockDestroyAliases(bk));
+  if (bk->wrap)
+    for (PetscInt k = 0; k < bk->nblocks + 2; k++) PetscCall(VecDestroy(&bk->wrap[k]));
+  PetscCall(PetscFree(bk->wrap));
+  PetscCall(PetscFree(bk->cache));
+  PetscCall(PetscFree(bk->work));
+  bk->m = bk->nloc = bk->N = bk->nblocks = 0;
+  PetscCall(PetscFree2(bk->slot2col, bk->live));
+  PetscCall(PetscFree2(bk->reason, bk->its));
+  PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
+  PetscCall(PetscFree4(bk->rho, bk->alpha, bk->omega, bk->dots));
+  bk->mcol = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* nblocks work blocks of m columns in the layout of the operator, kept when (m, layout, nblocks) is unchanged; the
+   products alias[out[p]] = A alias[in[p]], p < nprod, of this solve (the cached views are dropped when the pairing, the
+   operator or its nonzero pattern changed) */
+PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblocks, PetscInt nprod, const PetscInt in[], const PetscInt out[])
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  Mat                A;
+  PetscInt           nloc, N;
+  PetscObjectState   state;
+  PetscBool          same;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetNonzeroState(A, &state));
+  if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks) {
+    PetscCall(KSPBlockReset_BiCGStabFamily(ksp));
+    PetscCall(PetscMalloc1(nblocks * m * nloc, &bk->work));
+    PetscCall(PetscCalloc1((m + 1) * nblocks, &bk->cache));
+    PetscCall(PetscMalloc1(nblocks + 2, &bk->wrap));
+    for (PetscInt k = 0; k < nblocks + 2; k++) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &bk->wrap[k]));
+    bk->m       = m;
+    bk->nloc    = nloc;
+    bk->N       = N;
+    bk->nblocks = nblocks;
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() work: %" PetscInt_FMT " blocks of %" PetscInt_FMT " x %" PetscInt_FMT "\n", nblocks, nloc, m));
+  }
+  same = bk->A == A && bk->Astate == state && bk->nprod == nprod ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt p = 0; same && p < nprod; p++) same = bk->prodin[p] == in[p] && bk->prodout[p] == out[p] ? PETSC_TRUE : PETSC_FALSE;
+  if (!same) PetscCall(KSPBlockDestroyAliases(bk));
+  bk->nprod = nprod;
+  for (PetscInt p = 0; p < nprod; p++) {
+    bk->prodin[p]  = in[p];
+    bk->prodout[p] = out[p];
+  }
+  bk->A      = A;
+  bk->Astate = state;
+  bk->na     = -1;
+  PetscCall(KSPBlockColumns(bk, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The views of the leading na columns of every block (built with their products on first use) */
+PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  Mat               *v  = bk->cache + na * bk->nblocks;
+
+  PetscFunctionBegin;
+  if (na == bk->na) PetscFunctionReturn(PETSC_SUCCESS);
+  bk->na    = na;
+  bk->alias = v;
+  if (!na || v[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), bk->nloc, PETSC_DECIDE, bk->N, na, bk->work + k * bk->m * bk->nloc, &v[k]));
+  for (PetscInt p = 0; p < bk->nprod; p++) {
+    Mat C = v[bk->prodout[p]];
+
+    PetscCall(MatProductCreateWithMat(bk->A, v[bk->prodin[p]], NULL, C));
+    PetscCall(MatProductSetType(C, MATPRODUCT_AB));
+    PetscCall(MatProductSetFromOptions(C));
+    PetscCall(MatProductSymbolic(C));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The wrappers on slot `slot` of every block, on column slot2col[slot] of X (xa, lda ldx) and of B (ba, lda ldb) */
+PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP ksp, PetscInt slot, PetscScalar *xa, PetscInt ldx, const PetscScalar *ba, PetscInt ldb)
+{
+  KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     col = bk->slot2col[slot];
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(VecPlaceArray(bk->wrap[k], bk->work + (k * bk->m + slot) * bk->nloc));
+  PetscCall(VecPlaceArray(bk->wrap[bk->nblocks], xa + col * ldx));
+  PetscCall(VecPlaceArray(bk->wrap[bk->nblocks + 1], (PetscScalar *)ba + col * ldb)); /* only read */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP ksp)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < bk->nblocks + 2; k++) PetscCall(VecResetArray(bk->wrap[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Drops the slots whose column ended (reason != 0) from the leading *na, keeping the order of the others; the blocks
+   keep[0..nkeep) carry the state of the iteration and move with their column. Then all remaining slots are live. */
+PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, PetscInt nkeep, const PetscInt keep[], PetscInt *na)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  PetscInt           n  = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < *na; s++) {
+    if (bk->reason[bk->slot2col[s]]) continue;
+    if (s != n) {
+      for (PetscInt k = 0; k < nkeep; k++) PetscCall(PetscArraycpy(bk->work + (keep[k] * bk->m + n) * bk->nloc, bk->work + (keep[k] * bk->m + s) * bk->nloc, bk->nloc));
+      bk->slot2col[n] = bk->slot2col[s];
+    }
+    n++;
+  }
+  for (PetscInt s = 0; s < n; s++) bk->live[s] = PETSC_TRUE;
+  *na = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   KSPConvergedDefault()'s test of column col at iteration n with residual norm rnorm, with the KSP's rtol, abstol, divtol,
+   max_it, norm type and the options of its default-test context (-ksp_converged_use_initial_residual_norm,
+   -ksp_converged_use_min_initial_residual_norm, -ksp_converged_maxits); a NaN/Inf norm ends the column with
+   KSP_DIVERGED_NANORINF, and a column still iterating at max_it with KSP_DIVERGED_ITS. With a nonzero initial guess,
+   bnorm[col] holds ||b|| (||M^{-1} b|| under left preconditioning).
+*/
+PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP ksp, PetscInt col, PetscInt n, PetscReal rnorm)
+{
+  KSP_BiCGStabBlock      *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
+  KSPConvergedReason     *r    = &bk->reason[col];
+
+  PetscFunctionBegin;
+  *r = KSP_CONVERGED_ITERATING;
+  if (PetscIsInfOrNanReal(rnorm)) {
+    *r = KSP_DIVERGED_NANORINF;
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": residual norm NaN or Inf at iteration %" PetscInt_FMT "\n", col, n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (cctx && cctx->convmaxits && n >= ksp->max_it) {
+    *r = KSP_CONVERGED_ITS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ksp->normtype != KSP_NORM_NONE) {
+    if (!n) {
+      if (!ksp->guess_zero && !(cctx && cctx->initialrtol)) {
+        const PetscReal snorm = bk->bnorm[col] != 0.0 ? bk->bnorm[col] : rnorm; /* zero rhs, nonzero guess: the initial residual */
+
+        bk->rnorm0[col] = cctx && cctx->mininitialrtol ? PetscMin(snorm, rnorm) : snorm;
+      } else bk->rnorm0[col] = rnorm;
+      bk->ttol[col] = PetscMax(ksp->rtol * bk->rnorm0[col], ksp->abstol);
+    }
+    if (n > ksp->chknorm && n >= CAKrylovKSPMinIterations(ksp)) {
+      if (rnorm <= bk->ttol[col]) *r = rnorm < ksp->abstol ? KSP_CONVERGED_ATOL : KSP_CONVERGED_RTOL;
+      else if (rnorm >= ksp->divtol * bk->rnorm0[col]) *r = KSP_DIVERGED_DTOL;
+    }
+  }
+  if (!*r && n >= ksp->max_it) *r = KSP_DIVERGED_ITS;
+  if (*r) PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": %s at iteration %" PetscInt_FMT ", residual norm %g\n", col, KSPConvergedReasons[*r], n, (double)rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Iteration its of the block with the largest finite residual norm of the columns tested in it: history and monitors */
+PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP ksp, PetscInt its, PetscReal rnorm)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its   = its;
+  ksp->rnorm = rnorm;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, rnorm));
+  PetscCall(KSPMonitor(ksp, its, rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The -ksp_view lines of the block path */
+PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one SpMV pass and 3 reductions per iteration for the block\n"));
+  if (bk->nmatsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? "together" : "column by column", bk->last_its, bk->last_reductions));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons_BiCGStabFamily(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
+{
+  KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscBool   any = bk->nmatsolves && bk->mcol ? PETSC_TRUE : PETSC_FALSE; /* KSPReset() frees them */
+
+  PetscFunctionBegin;
+  if (m) *m = any ? bk->last_m : 0;
+  if (reasons) *reasons = any ? bk->reason : NULL;
+  if (its) *its = any ? bk->its : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Composes (on) or removes CAKrylovKSPGetMatSolveConvergedReasons_C on a type with a block solver */
+PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP ksp, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", on ? CAKrylovKSPGetMatSolveConvergedReasons_BiCGStabFamily : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  CAKrylovKSPGetMatSolveConvergedReasons - how each column of the last `KSPMatSolve()` (its last batch) of a cakrylov
+  `KSP` ended, and its iteration count
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSP` (`KSPBCGSM`)
+
+  Output Parameters:
++ m       - the number of columns (0 before the first `KSPMatSolve()`)
+. reasons - the converged reason of each column (owned by the `KSP`, valid until its next `KSPMatSolve()`, `KSPReset()` or `KSPDestroy()`)
+- its     - the iterations of each column (same ownership)
+
+  Level: intermediate
+
+  Notes:
+  `KSPGetConvergedReason()` after `KSPMatSolve()` gives one reason for the block: that of the first column that failed,
+  or, when all converged, that of the column that took the most iterations; `KSPGetIterationNumber()` gives the largest
+  column iteration count. With `-ksp_matsolve_batch_size` smaller than the number of columns, PETSc solves the batches
+  one after the other and these arrays describe the last batch. Any output may be `NULL`. Errors on types without a
+  block solver.
+
+.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
+@*/
+PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", (KSP, PetscInt *, const KSPConvergedReason *[], const PetscInt *[]), (ksp, m, reasons, its));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
