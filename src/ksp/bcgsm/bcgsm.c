@@ -159,32 +159,301 @@ static inline void KSPBCGSMBlockEndColumn(KSP_BiCGStabBlock *bk, PetscInt slot, 
   bk->live[slot]                 = PETSC_FALSE;
 }
 
-/* An unusable coefficient ends its column: NaN/Inf (KSP_DIVERGED_NANORINF) or, if zero is unusable, 0 (breakdown) */
-static PetscBool KSPBCGSMBlockBadCoefficient(KSP ksp, KSP_BiCGStabBlock *bk, PetscInt slot, PetscScalar v, PetscBool zero, const char what[])
+/* An unusable coefficient ends its column (*bad): NaN/Inf (KSP_DIVERGED_NANORINF) or, if zero is unusable, 0 (breakdown) */
+static PetscErrorCode KSPBCGSMBlockCheckCoefficient(KSP ksp, KSP_BiCGStabBlock *bk, PetscInt slot, PetscScalar v, PetscBool zero, const char what[], PetscBool *bad)
 {
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
 
+  PetscFunctionBegin;
   if (PetscIsInfOrNanScalar(v)) reason = KSP_DIVERGED_NANORINF;
   else if (zero && v == 0.0) reason = KSP_DIVERGED_BREAKDOWN;
-  if (!reason) return PETSC_FALSE;
+  *bad = reason ? PETSC_TRUE : PETSC_FALSE;
+  if (!reason) PetscFunctionReturn(PETSC_SUCCESS);
   KSPBCGSMBlockEndColumn(bk, slot, reason);
-  (void)PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT " stops at iteration %" PetscInt_FMT ": %s = %g\n", bk->slot2col[slot], bk->its[bk->slot2col[slot]], what, (double)PetscRealPart(v));
-  return PETSC_TRUE;
+  PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT " stops at iteration %" PetscInt_FMT ": %s = %g\n", bk->slot2col[slot], bk->its[bk->slot2col[slot]], what, (double)PetscRealPart(v)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the phases of one KSPMatSolve_BCGSM() share */
+typedef struct {
+  const PetscScalar *ba;      /* B's array and leading dimension */
+  PetscScalar       *xa;      /* X's */
+  PetscInt           ldb, ldx;
+  PetscInt           na;      /* active columns: the first na slots */
+  PetscInt           k;       /* the block's iteration */
+  PetscInt           nred;    /* global reductions issued */
+  PetscReal          maxnorm; /* the largest residual norm tested in this iteration: what the block's monitor prints */
+  PetscBool          left;    /* left preconditioning, PC not the identity */
+} KSPBCGSMBlockSolve;
+
+/* One fused group of the single solve on the column of slot s (w[] point at its columns, w[W_COUNT] at x, w[W_COUNT + 1] at b) */
+static PetscErrorCode KSPBCGSMBlockFused(KSP ksp, KSPBCGSMBlockSolve *bs, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+{
+  PetscFunctionBegin;
+  PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
+  PetscCall(CAKrylovVecFused(nu, u, nd, dx, dy, dot));
+  PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning) per column, as KSPInitialResidual(); with a nonzero guess
+   also ||b|| (||M^{-1} b|| with the preconditioned norm), the reference of KSPConvergedDefault(), in one reduction */
+static PetscErrorCode KSPBCGSMBlockInitialResidual(KSP ksp, Mat B, KSPBCGSMBlockSolve *bs)
+{
+  KSP_BiCGStabFamily     *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock      *bk   = &bm->block;
+  Vec                    *w    = bk->wrap;
+  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
+
+  PetscFunctionBegin;
+  if (ksp->guess_zero) {
+    if (bs->left) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_R]));
+    else
+      for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (W_R * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[0] * bk->m + s) * bk->nloc, bs->xa + s * bs->ldx, bk->nloc));
+  PetscCall(MatProductNumeric(bk->alias[bk->prodout[0]])); /* A x_0 */
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {{.y = w[bs->left ? W_V : W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
+
+    PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+  }
+  if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[W_V], bk->alias[W_R]));
+  if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
+    const PetscBool pb = bs->left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
+
+    if (pb) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_S]));
+    for (PetscInt s = 0; s < bs->na; s++) {
+      const Vec v = pb ? w[W_S] : w[W_COUNT + 1];
+
+      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 0, NULL, 1, &v, &v, &bk->dots[s]));
+    }
+    PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
+    bs->nred++;
+    for (PetscInt s = 0; s < bs->na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* rt = p_0 = r_0, rho_0 = (r_0, r_0) per column in one reduction; the test of iteration 0; the columns that ended leave */
+static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSPBCGSMBlockSolve *bs, const PetscInt keep[3])
+{
+  KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk = &bm->block;
+  Vec                *w  = bk->wrap;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}},
+      {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
+    };
+
+    PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 2, u, 1, &w[W_R], &w[W_R], &bk->dots[s]));
+  }
+  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
+  bs->nred++;
+  bs->maxnorm = 0.0;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt  col   = bk->slot2col[s];
+    const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
+
+    bk->rho[col] = bk->dots[s];
+    if (PetscIsInfOrNanReal(rnorm)) bk->reason[col] = KSP_DIVERGED_NANORINF;
+    else {
+      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, 0, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
+      if (!bk->reason[col] && bk->dots[s] == 0.0) bk->reason[col] = KSP_CONVERGED_ATOL;
+      if (ksp->normtype != KSP_NORM_NONE) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
+    }
+  }
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &bs->na));
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 5: v = Â p;  line 6: delta = (v, rt);  line 7: alpha = rho / delta;  line 8: s = r - alpha v */
+static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSPBCGSMBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &bm->block;
+  Vec                *w    = bk->wrap;
+  PetscScalar        *dots = bk->dots;
+  PetscBool           bad;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBCGSMBlockApplyOperator(ksp, 0));
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
+  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, dots));
+  bs->nred++;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+
+    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, dots[s], PETSC_TRUE, "(rt, Ap)", &bad));
+    if (bad) continue;
+    bk->alpha[col] = bk->rho[col] / dots[s];
+    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
+  }
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {{.y = w[W_S], .a = {1.0, -bk->alpha[bk->slot2col[s]]}, .x = {w[W_R], w[W_V]}}};
+
+    if (bk->live[s]) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 9: t = Â s;  line 10: [phi, psi, theta] = [(t, s), (t, t), (s, s)];  line 11: omega = phi / psi, or the column ends at
+   the half step x + alpha p^ (as CAKrylovBiCGStabOmega() for one system: t = 0 with s = 0 converged, with s != 0 a breakdown;
+   omega = 0 converged if ||s|| passes the test, a breakdown otherwise; omega NaN/Inf keeps the half step) */
+static PetscErrorCode KSPBCGSMBlockOmega(KSP ksp, KSPBCGSMBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &bm->block;
+  Vec                *w    = bk->wrap;
+  PetscScalar        *dots = bk->dots;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBCGSMBlockApplyOperator(ksp, 1));
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const Vec dx[] = {w[W_T], w[W_T], w[W_S]}, dy[] = {w[W_S], w[W_T], w[W_S]};
+
+    dots[3 * s] = dots[3 * s + 1] = dots[3 * s + 2] = 0.0;
+    if (bk->live[s]) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 0, NULL, 3, dx, dy, &dots[3 * s]));
+  }
+  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots));
+  bs->nred++;
+  bs->maxnorm = 0.0;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt     col  = bk->slot2col[s];
+    const PetscScalar *d    = &dots[3 * s];
+    PetscBool          half = PETSC_FALSE, bad; /* half: the column ends at the half step x + alpha p^ */
+    PetscReal          hnorm = 0.0;
+
+    if (!bk->live[s]) continue;
+    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, d[0], PETSC_FALSE, "(t, s)", &bad));
+    if (!bad) PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, d[1], PETSC_FALSE, "(t, t)", &bad));
+    if (bad) continue;
+    if (d[1] == 0.0) { /* t = 0: s = 0 solved the system at the half step, s != 0 is a breakdown */
+      if (d[2] != 0.0) {
+        KSPBCGSMBlockEndColumn(bk, s, KSP_DIVERGED_BREAKDOWN);
+        continue;
+      }
+      half = PETSC_TRUE;
+    } else {
+      bk->omega[col] = d[0] / d[1];
+      if (bk->omega[col] == 0.0) { /* s orthogonal to A s: converged if the half step's residual ||s|| passes */
+        half  = PETSC_TRUE;
+        hnorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(d[2])) : 0.0;
+      } else {
+        PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, bk->omega[col], PETSC_FALSE, "omega", &half)); /* NaN/Inf: keep the half step */
+      }
+    }
+    if (half) {
+      const CAKrylovVecUpdate u[] = {{.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col]}, .x = {w[bm->right ? W_PH : W_P]}}}; /* x += alpha p^ */
+
+      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+      if (bk->reason[col]) continue; /* omega NaN/Inf: the half step is kept, the column has its reason */
+      bk->its[col] = bs->k + 1;
+      bk->live[s]  = PETSC_FALSE;
+      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k + 1, hnorm));
+      bs->maxnorm = PetscMax(bs->maxnorm, hnorm);
+      if (d[1] == 0.0 && !bk->reason[col]) bk->reason[col] = KSP_CONVERGED_ATOL;
+      if (d[1] != 0.0 && (!bk->reason[col] || bk->reason[col] == KSP_DIVERGED_ITS)) bk->reason[col] = KSP_DIVERGED_BREAKDOWN;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass per column, one reduction;
+   the test of iteration k per column (||r|| exact) and the block's monitor */
+static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSPBCGSMBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &bm->block;
+  Vec                *w    = bk->wrap;
+  PetscScalar        *dots = bk->dots;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt          col  = bk->slot2col[s];
+    const CAKrylovVecUpdate u[]  = {
+      {.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col], bk->omega[col]}, .x = {w[bm->right ? W_PH : W_P], w[bm->right ? W_SH : W_S]}},
+      {.y = w[W_R], .a = {1.0, -bk->omega[col]}, .x = {w[W_S], w[W_T]}},
+    };
+    const Vec               dx[] = {w[W_R], w[W_R]}, dy[] = {w[W_RT], w[W_R]};
+
+    dots[2 * s] = dots[2 * s + 1] = 0.0;
+    if (bk->live[s]) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 2, u, 2, dx, dy, &dots[2 * s]));
+  }
+  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots));
+  bs->nred++;
+  bs->k++;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt  col   = bk->slot2col[s];
+    const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(dots[2 * s + 1]));
+
+    if (!bk->live[s]) continue;
+    bk->its[col] = bs->k;
+    PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
+    if (ksp->normtype != KSP_NORM_NONE && !PetscIsInfOrNanReal(rnorm)) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
+  }
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 16: beta = (rho_new / rho)(alpha / omega);  line 17: p = r + beta (p - omega v) per column (an exact (rt, r) = 0
+   restarts the column from p = rt = r); the columns that ended leave the block */
+static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSPBCGSMBlockSolve *bs, const PetscInt keep[3])
+{
+  KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &bm->block;
+  Vec                *w    = bk->wrap;
+  PetscScalar        *dots = bk->dots;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+    PetscScalar    beta;
+    PetscBool      bad;
+
+    if (!bk->live[s] || bk->reason[col]) continue;
+    if (dots[2 * s] == 0.0) { /* rt orthogonal to r != 0: restart from p = rt = r, rho = (r, r) (this pass's nu: no reduction) */
+      const CAKrylovVecUpdate u[] = {
+        {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}},
+        {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
+      };
+
+      PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", col, bs->k));
+      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 2, u, 0, NULL, NULL, NULL));
+      bk->rho[col] = dots[2 * s + 1];
+      continue;
+    }
+    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, dots[2 * s], PETSC_FALSE, "(r, rt)", &bad));
+    if (bad) continue;
+    beta = (dots[2 * s] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]);
+    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, beta, PETSC_FALSE, "beta", &bad));
+    if (bad) continue;
+    bk->rho[col] = dots[2 * s];
+    {
+      const CAKrylovVecUpdate u[] = {{.y = w[W_P], .b = beta, .a = {1.0, -beta * bk->omega[col]}, .x = {w[W_R], w[W_V]}}};
+
+      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+    }
+  }
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &bs->na));
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
 {
-  KSP_BiCGStabFamily    *bm   = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock     *bk   = &bm->block;
-  MPI_Comm               comm = PetscObjectComm((PetscObject)ksp);
-  Vec                   *w;
-  const PetscScalar     *ba;
-  PetscScalar           *xa, *dots;
-  PetscInt               m, na, ldb, ldx, k = 0, nred = 0, in0;
-  PetscBool              use, left;
-  const PetscInt         keep[] = {W_R, W_RT, W_P}; /* what a column carries from one iteration to the next */
-  KSPConvergedDefaultCtx *cctx  = (KSPConvergedDefaultCtx *)ksp->cnvP;
-  PetscReal              maxnorm;
+  KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk = &bm->block;
+  KSPBCGSMBlockSolve  bs = {0};
+  PetscInt            m;
+  PetscBool           use;
+  const PetscInt      keep[] = {W_R, W_RT, W_P}; /* what a column carries from one iteration to the next */
 
   PetscFunctionBegin;
   PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, &use));
@@ -195,21 +464,18 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
   PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &bm->identity));
   bm->right = !bm->identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
-  left      = !bm->identity && ksp->pc_side == PC_LEFT ? PETSC_TRUE : PETSC_FALSE;
+  bs.left   = !bm->identity && ksp->pc_side == PC_LEFT ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MatGetSize(B, NULL, &m));
   { /* the products alias[out] = A alias[in]: v = A p and t = A s (identity), A p^ and A s^ (right), A p and A s into p^, s^ (left) */
-    const PetscInt in[] = {bm->right ? W_PH : W_P, bm->right ? W_SH : W_S}, out[] = {left ? W_PH : W_V, left ? W_SH : W_T};
+    const PetscInt in[] = {bm->right ? W_PH : W_P, bm->right ? W_SH : W_S}, out[] = {bs.left ? W_PH : W_V, bs.left ? W_SH : W_T};
 
     PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, 2, in, out));
   }
-  in0 = bk->prodin[0];
-  w              = bk->wrap;
-  dots           = bk->dots;
   if (ksp->res_hist_reset) ksp->res_hist_len = 0;
-  PetscCall(MatDenseGetArrayRead(B, &ba));
-  PetscCall(MatDenseGetLDA(B, &ldb));
-  PetscCall(MatDenseGetArray(X, &xa));
-  PetscCall(MatDenseGetLDA(X, &ldx));
+  PetscCall(MatDenseGetArrayRead(B, &bs.ba));
+  PetscCall(MatDenseGetLDA(B, &bs.ldb));
+  PetscCall(MatDenseGetArray(X, &bs.xa));
+  PetscCall(MatDenseGetLDA(X, &bs.ldx));
   for (PetscInt j = 0; j < m; j++) {
     bk->slot2col[j] = j;
     bk->live[j]     = PETSC_TRUE;
@@ -217,222 +483,24 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
     bk->its[j]      = 0;
     bk->bnorm[j]    = 0.0;
   }
-  na = m;
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, na));
+  bs.na = m;
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs.na));
 
-  /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), as KSPInitialResidual() computes it per column */
-  if (ksp->guess_zero) {
-    if (left) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_R]));
-    else
-      for (PetscInt s = 0; s < na; s++) PetscCall(PetscArraycpy(bk->work + (W_R * m + s) * bk->nloc, ba + s * ldb, bk->nloc));
-  } else {
-    for (PetscInt s = 0; s < na; s++) PetscCall(PetscArraycpy(bk->work + (in0 * m + s) * bk->nloc, xa + s * ldx, bk->nloc));
-    PetscCall(MatProductNumeric(bk->alias[bk->prodout[0]])); /* A x_0 */
-    for (PetscInt s = 0; s < na; s++) {
-      const CAKrylovVecUpdate u[] = {{.y = w[left ? W_V : W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
-
-      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-    }
-    if (left) PetscCall(PCMatApply(ksp->pc, bk->alias[W_V], bk->alias[W_R]));
-    /* ||b|| (||M^{-1} b|| with left preconditioning and the preconditioned norm) of KSPConvergedDefault()'s reference, one reduction */
-    if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
-      const PetscBool pb = left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
-
-      if (pb) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_S]));
-      for (PetscInt s = 0; s < na; s++) {
-        const Vec v = pb ? w[W_S] : w[W_COUNT + 1];
-
-        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-        PetscCall(CAKrylovVecFused(0, NULL, 1, &v, &v, &dots[s]));
-        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-      }
-      PetscCall(CAKrylovReduction(comm, na, dots));
-      nred++;
-      for (PetscInt s = 0; s < na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(dots[s]));
-    }
+  PetscCall(KSPBCGSMBlockInitialResidual(ksp, B, &bs));
+  PetscCall(KSPBCGSMBlockStart(ksp, &bs, keep));
+  while (bs.na) {
+    PetscCall(KSPBCGSMBlockAlpha(ksp, &bs));
+    PetscCall(KSPBCGSMBlockOmega(ksp, &bs));
+    PetscCall(KSPBCGSMBlockUpdate(ksp, &bs));
+    PetscCall(KSPBCGSMBlockDirection(ksp, &bs, keep));
   }
-
-  /* rt = p_0 = r_0, rho_0 = (r_0, r_0) per column, one reduction; the test of iteration 0 */
-  for (PetscInt s = 0; s < na; s++) {
-    const CAKrylovVecUpdate u[] = {
-      {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}},
-      {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
-    };
-
-    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-    PetscCall(CAKrylovVecFused(2, u, 1, &w[W_R], &w[W_R], &dots[s]));
-    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-  }
-  PetscCall(CAKrylovReduction(comm, na, dots));
-  nred++;
-  maxnorm = 0.0;
-  for (PetscInt s = 0; s < na; s++) {
-    const PetscInt  col   = bk->slot2col[s];
-    const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(dots[s]));
-
-    bk->rho[col] = dots[s];
-    if (PetscIsInfOrNanReal(rnorm)) bk->reason[col] = KSP_DIVERGED_NANORINF;
-    else {
-      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, 0, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
-      if (!bk->reason[col] && dots[s] == 0.0) bk->reason[col] = KSP_CONVERGED_ATOL;
-      if (ksp->normtype != KSP_NORM_NONE) maxnorm = PetscMax(maxnorm, rnorm);
-    }
-  }
-  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, maxnorm));
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, na));
-
-  while (na) {
-    /* line 5: v = Â p;  line 6: delta = (v, rt);  line 7: alpha = rho / delta */
-    PetscCall(KSPBCGSMBlockApplyOperator(ksp, 0));
-    for (PetscInt s = 0; s < na; s++) {
-      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-      PetscCall(CAKrylovVecFused(0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
-      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-    }
-    PetscCall(CAKrylovReduction(comm, na, dots));
-    nred++;
-    for (PetscInt s = 0; s < na; s++) {
-      const PetscInt col = bk->slot2col[s];
-
-      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, dots[s], PETSC_TRUE, "(rt, Ap)")) continue;
-      bk->alpha[col] = bk->rho[col] / dots[s];
-      (void)KSPBCGSMBlockBadCoefficient(ksp, bk, s, bk->alpha[col], PETSC_TRUE, "alpha");
-    }
-
-    /* line 8: s = r - alpha v */
-    for (PetscInt s = 0; s < na; s++) {
-      const CAKrylovVecUpdate u[] = {{.y = w[W_S], .a = {1.0, -bk->alpha[bk->slot2col[s]]}, .x = {w[W_R], w[W_V]}}};
-
-      if (!bk->live[s]) continue;
-      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-    }
-
-    /* line 9: t = Â s;  line 10: [phi, psi, theta] = [(t, s), (t, t), (s, s)];  line 11: omega = phi / psi, or the end */
-    PetscCall(KSPBCGSMBlockApplyOperator(ksp, 1));
-    for (PetscInt s = 0; s < na; s++) {
-      const Vec dx[] = {w[W_T], w[W_T], w[W_S]}, dy[] = {w[W_S], w[W_T], w[W_S]};
-
-      dots[3 * s] = dots[3 * s + 1] = dots[3 * s + 2] = 0.0;
-      if (!bk->live[s]) continue;
-      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-      PetscCall(CAKrylovVecFused(0, NULL, 3, dx, dy, &dots[3 * s]));
-      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-    }
-    PetscCall(CAKrylovReduction(comm, 3 * na, dots));
-    nred++;
-    maxnorm = 0.0;
-    for (PetscInt s = 0; s < na; s++) {
-      const PetscInt     col = bk->slot2col[s];
-      const PetscScalar *d   = &dots[3 * s];
-      PetscBool          half = PETSC_FALSE; /* the column ends at the half step x + alpha p^ */
-      PetscReal          hnorm = 0.0;
-
-      if (!bk->live[s]) continue;
-      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, d[0], PETSC_FALSE, "(t, s)") || KSPBCGSMBlockBadCoefficient(ksp, bk, s, d[1], PETSC_FALSE, "(t, t)")) continue;
-      if (d[1] == 0.0) { /* t = 0: s = 0 solved the system at the half step, s != 0 is a breakdown */
-        if (d[2] != 0.0) {
-          KSPBCGSMBlockEndColumn(bk, s, KSP_DIVERGED_BREAKDOWN);
-          continue;
-        }
-        half = PETSC_TRUE;
-      } else {
-        bk->omega[col] = d[0] / d[1];
-        if (bk->omega[col] == 0.0) { /* s orthogonal to A s: converged if the half step's residual ||s|| passes */
-          half  = PETSC_TRUE;
-          hnorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(d[2])) : 0.0;
-        } else if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, bk->omega[col], PETSC_FALSE, "omega")) half = PETSC_TRUE; /* keep the half step */
-      }
-      if (half) {
-        const CAKrylovVecUpdate u[] = {{.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col]}, .x = {w[bm->right ? W_PH : W_P]}}}; /* x += alpha p^ */
-
-        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-        PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-        if (bk->reason[col]) continue; /* omega NaN/Inf: the half step is kept, the column has its reason */
-        bk->its[col] = k + 1;
-        bk->live[s]  = PETSC_FALSE;
-        PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, k + 1, hnorm));
-        maxnorm = PetscMax(maxnorm, hnorm);
-        if (d[1] == 0.0 && !bk->reason[col]) bk->reason[col] = KSP_CONVERGED_ATOL;
-        if (d[1] != 0.0 && (!bk->reason[col] || bk->reason[col] == KSP_DIVERGED_ITS)) bk->reason[col] = KSP_DIVERGED_BREAKDOWN;
-      }
-    }
-
-    /* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass per column */
-    for (PetscInt s = 0; s < na; s++) {
-      const PetscInt          col  = bk->slot2col[s];
-      const CAKrylovVecUpdate u[]  = {
-        {.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col], bk->omega[col]}, .x = {w[bm->right ? W_PH : W_P], w[bm->right ? W_SH : W_S]}},
-        {.y = w[W_R], .a = {1.0, -bk->omega[col]}, .x = {w[W_S], w[W_T]}},
-      };
-      const Vec               dx[] = {w[W_R], w[W_R]}, dy[] = {w[W_RT], w[W_R]};
-
-      dots[2 * s] = dots[2 * s + 1] = 0.0;
-      if (!bk->live[s]) continue;
-      PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-      PetscCall(CAKrylovVecFused(2, u, 2, dx, dy, &dots[2 * s]));
-      PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-    }
-    PetscCall(CAKrylovReduction(comm, 2 * na, dots));
-    nred++;
-    k++;
-
-    /* the test of iteration k per column (||r|| exact), the block's monitor, then beta and line 17 per column */
-    for (PetscInt s = 0; s < na; s++) {
-      const PetscInt  col   = bk->slot2col[s];
-      const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(dots[2 * s + 1]));
-
-      if (!bk->live[s]) continue;
-      bk->its[col] = k;
-      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, k, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
-      if (ksp->normtype != KSP_NORM_NONE && !PetscIsInfOrNanReal(rnorm)) maxnorm = PetscMax(maxnorm, rnorm);
-    }
-    PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, k, maxnorm));
-    for (PetscInt s = 0; s < na; s++) {
-      const PetscInt col = bk->slot2col[s];
-      PetscScalar    beta;
-
-      if (!bk->live[s] || bk->reason[col]) continue;
-      if (dots[2 * s] == 0.0) { /* rt orthogonal to r != 0: restart from p = rt = r, rho = (r, r) (this pass's nu: no reduction) */
-        const CAKrylovVecUpdate u[] = {
-          {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}},
-          {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
-        };
-
-        PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", col, k));
-        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-        PetscCall(CAKrylovVecFused(2, u, 0, NULL, NULL, NULL));
-        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-        bk->rho[col] = dots[2 * s + 1];
-        continue;
-      }
-      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, dots[2 * s], PETSC_FALSE, "(r, rt)")) continue;
-      beta = (dots[2 * s] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]); /* line 16 */
-      if (KSPBCGSMBlockBadCoefficient(ksp, bk, s, beta, PETSC_FALSE, "beta")) continue;
-      bk->rho[col] = dots[2 * s];
-      { /* line 17: p = r + beta (p - omega v) */
-        const CAKrylovVecUpdate u[] = {{.y = w[W_P], .b = beta, .a = {1.0, -beta * bk->omega[col]}, .x = {w[W_R], w[W_V]}}};
-
-        PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, xa, ldx, ba, ldb));
-        PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-        PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-      }
-    }
-    PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &na));
-    PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, na));
-  }
-  PetscCall(MatDenseRestoreArray(X, &xa));
-  PetscCall(MatDenseRestoreArrayRead(B, &ba));
+  PetscCall(MatDenseRestoreArray(X, &bs.xa));
+  PetscCall(MatDenseRestoreArrayRead(B, &bs.ba));
   bm->nsolves++;
-  bm->nits += k;
-  bm->nreductions += nred;
+  bm->nits += bs.k;
+  bm->nreductions += bs.nred;
   bk->last_block = PETSC_TRUE;
-  PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, nred));
+  PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, bs.nred));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
