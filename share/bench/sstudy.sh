@@ -41,7 +41,7 @@ mpi_flags "$ranks"
 lib=$root/lib/libcakrylov.so
 # One BLAS thread per rank, however the ranks are bound: at large s the iteration counts depend on rounding, and a
 # threaded OpenBLAS rounds the Gram matrix differently (Newton s = 8 on the 2D convection-diffusion problem of part 2,
-# 1 rank: 61 iterations and DIVERGED_DTOL with one thread, 121 and converged with two)
+# 1 rank: 120 iterations with one thread, 121 with two)
 export OPENBLAS_NUM_THREADS=1
 start=$(date +%s)
 {
