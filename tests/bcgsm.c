@@ -131,13 +131,14 @@ int main(int argc, char **argv)
       nsize: 2
       args: -ksp_type pipebcgsm -problem convdiff -n 16 -pc_type jacobi -ksp_pipebcgsm_replacement_period 7 -ksp_view
       filter: grep -E "^pipebcgsm:|residual replacement every"
+
    # omega = 0 after a half step that solved the system up to rounding (PETSc's ex23 -n 3, a 3-point 1D Laplacian, right
    # Jacobi: s is orthogonal to A s only because s is rounding): converged, as PETSc's bcgs and pipebcgs, not a breakdown
    test:
       suffix: half_step_solves
       nsize: 2
       command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex23 -dll_append ${CAKRYLOV_LIBRARY} -n 3 -ksp_type {{bcgsm pipebcgsm rbicgstab}} -ksp_pc_side right -pc_type jacobi -ksp_converged_reason
-      filter: grep -E "^(Linear solve|Norm of error)" | sed -E "s/iterations [0-9]+/iterations N/"
+      filter: grep -E "^ *(Linear solve|Norm of error)" | sed -E -e "s/^ +//" -e "s/iterations [0-9]+/iterations N/"
       output_file: output/bcgsm_half_step_solves.out
 
 TEST*/

@@ -198,7 +198,7 @@ static PetscErrorCode KSPBCGSMBlockFused(KSP ksp, KSPBCGSMBlockSolve *bs, PetscI
 
 /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning) per column, as KSPInitialResidual(); with a nonzero guess
    also ||b|| (||M^{-1} b|| with the preconditioned norm), the reference of KSPConvergedDefault(), in one reduction */
-static PetscErrorCode KSPBCGSMBlockInitialResidual(KSP ksp, Mat B, KSPBCGSMBlockSolve *bs)
+static PetscErrorCode KSPBCGSMBlockInitialResidual(KSP ksp, KSPBCGSMBlockSolve *bs)
 {
   KSP_BiCGStabFamily     *bm   = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock      *bk   = &bm->block;
@@ -206,10 +206,10 @@ static PetscErrorCode KSPBCGSMBlockInitialResidual(KSP ksp, Mat B, KSPBCGSMBlock
   KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
 
   PetscFunctionBegin;
-  if (ksp->guess_zero) {
-    if (bs->left) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_R]));
-    else
-      for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (W_R * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
+  if (ksp->guess_zero) { /* r_0 = b (M^{-1} b: b copied into the v block first, since B's column layout, e.g. a batch of
+                            KSPMatSolve(), need not be that of the work blocks, which PCMatApply() checks from PETSc 3.23 on) */
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + ((bs->left ? W_V : W_R) * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
+    if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[W_V], bk->alias[W_R]));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[0] * bk->m + s) * bk->nloc, bs->xa + s * bs->ldx, bk->nloc));
@@ -223,7 +223,10 @@ static PetscErrorCode KSPBCGSMBlockInitialResidual(KSP ksp, Mat B, KSPBCGSMBlock
   if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
     const PetscBool pb = bs->left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
 
-    if (pb) PetscCall(PCMatApply(ksp->pc, B, bk->alias[W_S]));
+    if (pb) { /* M^{-1} b into the s block, through a copy of b in the t block (B's column layout, as above) */
+      for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (W_T * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
+      PetscCall(PCMatApply(ksp->pc, bk->alias[W_T], bk->alias[W_S]));
+    }
     for (PetscInt s = 0; s < bs->na; s++) {
       const Vec v = pb ? w[W_S] : w[W_COUNT + 1];
 
@@ -486,7 +489,7 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
   bs.na = m;
   PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs.na));
 
-  PetscCall(KSPBCGSMBlockInitialResidual(ksp, B, &bs));
+  PetscCall(KSPBCGSMBlockInitialResidual(ksp, &bs));
   PetscCall(KSPBCGSMBlockStart(ksp, &bs, keep));
   while (bs.na) {
     PetscCall(KSPBCGSMBlockAlpha(ksp, &bs));
