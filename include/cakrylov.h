@@ -142,7 +142,9 @@ CAKRYLOV_EXTERN PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP, Petsc
 .  iterations - Krylov iterations of all bottom solves
 .  reductions - global reductions (`MPI_Allreduce` and, from this library's solvers, `MPI_Iallreduce`) issued inside the bottom solves
 .  bottomtime - seconds spent in the bottom solves
--  mgtime     - seconds spent in the `PCMG` applications (the bottom solves included)
+.  mgtime     - seconds spent in the `PCMG` applications (the bottom solves included)
+-  mgreductions - global reductions (counted as `reductions`) issued inside the `PCMG` applications, the bottom solves
+                  included: the difference is what the smoothers, the grid transfers and the cycles' own norms issue
 
    Level: intermediate
 
@@ -155,6 +157,7 @@ typedef struct {
   PetscLogDouble reductions;
   PetscLogDouble bottomtime;
   PetscLogDouble mgtime;
+  PetscLogDouble mgreductions;
 } PCMGBottomReport;
 
 CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomSolver(PC, KSPType);

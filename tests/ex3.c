@@ -252,6 +252,7 @@ int main(int argc, char **argv)
     PetscCall(PCMGGetBottomReport(pc, &report));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles, report.solves - before.solves,
                           report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the PCMG applications, reported and counted by MPI: %s\n", report.mgreductions - before.mgreductions == (PetscLogDouble)counted ? "same" : "DIFFERENT"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
     /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse operator computed again after KSPSetUp(): %s\n", ncomputed ? "YES" : "no"));

@@ -30,7 +30,7 @@ variant_args() {
   esac
 }
 
-run() { # nodes (0: no simulation), bottom variant -> a CSV row: nodes,bottom,vcycles,its,reductions,bottom_s,pcmg_s
+run() { # nodes (0: no simulation), bottom variant -> a CSV row: nodes,bottom,vcycles,its,reductions,bottom_s,pcmg_s,pcmg_reductions
   local nodes=$1 bottom=$2 model=krasnopolsky
   [ "$nodes" -gt 0 ] || model=none
   CAKPMPI_MODEL=$model CAKPMPI_NODES=$((nodes > 0 ? nodes : 1)) CAKPMPI_OUTPUT=$tmp/stats \
@@ -40,8 +40,9 @@ run() { # nodes (0: no simulation), bottom variant -> a CSV row: nodes,bottom,vc
     /^V-cycles:/                          { v = $2 }
     /bottom iterations:/                  { its = $3 }
     /global reductions in bottom solves:/ { red = $6 }
+    /global reductions in PCMG:/          { mgred = $5; sub(/,$/, "", mgred) }
     /time in bottom solves:/              { tb = $5; tmg = $8 }
-    END { if (v == "" || tb == "") exit 1; printf "%s,%s,%s,%s,%s,%s,%s\n", p, b, v, its, red, tb, tmg }' "$tmp/out"
+    END { if (v == "" || tb == "" || mgred == "") exit 1; printf "%s,%s,%s,%s,%s,%s,%s,%s\n", p, b, v, its, red, tb, tmg, mgred }' "$tmp/out"
 }
 
 describe() { # bottom variant -> what its bottom solver was: the coarse KSP's view, and the policy's choice from the report
@@ -60,14 +61,14 @@ describe() { # bottom variant -> what its bottom solver was: the coarse KSP's vi
 best_row() { # the R rows of one point -> one row with the least of each time (the counts are the same in every run)
   local rows
   rows=$(cat)
-  echo "$(head -n 1 <<< "$rows" | cut -d, -f1-5),$(cut -d, -f6 <<< "$rows" | sort -g | head -n 1),$(cut -d, -f7 <<< "$rows" | sort -g | head -n 1)"
+  echo "$(head -n 1 <<< "$rows" | cut -d, -f1-5),$(cut -d, -f6 <<< "$rows" | sort -g | head -n 1),$(cut -d, -f7 <<< "$rows" | sort -g | head -n 1),$(head -n 1 <<< "$rows" | cut -d, -f8)"
 }
 
 # Repetitions of every point (quick mode: 1); the least time of each is kept, as in pmpi-demo.sh: the simulator's delays
 # are the same in every run, and other jobs on the machine only add time (a rank that loses its core while the simulator
 # busy-waits comes back late: one contended run took 0.41 s for bcgs's bottom solves at p = 16384, the model 0.16 s).
 runs=${BOTTOM_RUNS:-$([ -n "$quick" ] && echo 1 || echo 9)}
-echo "nodes,bottom,vcycles,bottom_iterations,bottom_reductions,bottom_s,pcmg_s" > "$csv"
+echo "nodes,bottom,vcycles,bottom_iterations,bottom_reductions,bottom_s,pcmg_s,pcmg_reductions" > "$csv"
 for nodes in 0 64 256 1024 4096 16384 32768; do
   for bottom in $variants; do
     for ((i = 0; i < runs; i++)); do run "$nodes" "$bottom"; done | best_row >> "$csv"
@@ -103,6 +104,11 @@ done
       }
     }' "$csv"
   echo "ratio: bcgs time / that variant's time (> 1: faster than bcgs). Bottom iterations in the unsimulated run: $(awk -F, 'NR > 1 && $1 == 0 { printf "%s%s %s", sep, $2, $4; sep = ", " }' "$csv")."
+  # What bounds the whole-PCMG ratio: the part of PCMG outside the bottom solves is the same work for every bottom solver
+  # (smoothing, grid transfers, the cycles' own residual norms, and the reductions they issue), so no bottom solver can
+  # make the whole PCMG faster than bcgs's PCMG time / bcgs's time outside its bottom solves.
+  echo "Global reductions in PCMG outside the bottom solves (the same for every bottom solver): $(awk -F, 'NR > 1 && $1 == 0 { printf "%s%s %s", sep, $2, $8 - $5; sep = ", " }' "$csv")."
+  echo "The whole-PCMG ratio cannot exceed bcgs's PCMG time / bcgs's time outside its bottom solves: $(awk -F, -v first="${variants%% *}" 'NR > 1 && $2 == first { printf "%s%s %.2fx", sep, $1 == 0 ? "here" : "p = " $1, $7 / ($7 - $6); sep = ", " }' "$csv")."
 } | tee "$out"
 
 plot bottom "$csv" "$png"

@@ -108,8 +108,11 @@ if big:
             rb = float(b["bottom_s"]) / float(c["bottom_s"])
             rw = float(b["pcmg_s"]) / float(c["pcmg_s"])
             same = b["vcycles"] == c["vcycles"]
-            measured = (f"bottom {rb:.2f}x, whole {rw:.2f}x, V-cycles {b['vcycles']} / {c['vcycles']}, reductions "
-                        f"{b['bottom_reductions']} / {c['bottom_reductions']}")
+            # no bottom solver makes PCMG faster than bcgs's PCMG time / its time outside the bottom solves
+            ceiling = float(b["pcmg_s"]) / (float(b["pcmg_s"]) - float(b["bottom_s"]))
+            outside = f", {int(float(b['pcmg_reductions']) - float(b['bottom_reductions']))} outside" if "pcmg_reductions" in b else ""
+            measured = (f"bottom {rb:.2f}x, whole {rw:.2f}x (ceiling {ceiling:.2f}x), V-cycles {b['vcycles']} / {c['vcycles']}, "
+                        f"bottom reductions {b['bottom_reductions']} / {c['bottom_reductions']}{outside}")
             if variant == "cabicgstab":  # the targets are the hook's defaults'
                 L.append(f"| bottom study p = {p}: cabicgstab (the hook's defaults) bottom >= 6x, whole solve >= 3x faster than bcgs, same V-cycles | "
                          f"{measured} | bottom {verdict(rb >= 6)}, whole {verdict(rw >= 3)}, V-cycles {verdict(same)} |")

@@ -274,15 +274,17 @@ static PetscErrorCode PCMGBottomConfigureTelescope(PC pc, PCMGBottom *bottom)
 static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0, t1, r0;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
+  r0 = PCMGBottomReductionCount();
   PetscCall(PetscTime(&t0));
   PetscCall(bottom->apply(pc, b, x));
   PetscCall(PetscTime(&t1));
   bottom->stats.vcycles++;
   bottom->stats.mgtime += t1 - t0;
+  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -290,15 +292,17 @@ static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool zeroguess, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, t1;
+  PetscLogDouble t0, t1, r0;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
+  r0 = PCMGBottomReductionCount();
   PetscCall(PetscTime(&t0));
   PetscCall(bottom->applyrichardson(pc, b, x, w, rtol, abstol, dtol, its, zeroguess, outits, reason));
   PetscCall(PetscTime(&t1));
   bottom->stats.vcycles += *outits;
   bottom->stats.mgtime += t1 - t0;
+  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -615,7 +619,7 @@ PetscErrorCode PCMGSetBottomTelescope(PC pc, PetscInt factor)
 PetscErrorCode PCMGGetBottomReport(PC pc, PCMGBottomReport *report)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble local[4], global[4];
+  PetscLogDouble local[5], global[5];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
@@ -625,12 +629,14 @@ PetscErrorCode PCMGGetBottomReport(PC pc, PCMGBottomReport *report)
   local[1] = bottom->stats.reductions;
   local[2] = bottom->stats.bottomtime;
   local[3] = bottom->stats.mgtime;
-  PetscCall(MPIU_Allreduce(local, global, 4, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)pc)));
-  *report            = bottom->stats;
-  report->iterations = (PetscInt)global[0];
-  report->reductions = global[1];
-  report->bottomtime = global[2];
-  report->mgtime     = global[3];
+  local[4] = bottom->stats.mgreductions;
+  PetscCall(MPIU_Allreduce(local, global, 5, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  *report              = bottom->stats;
+  report->iterations   = (PetscInt)global[0];
+  report->reductions   = global[1];
+  report->bottomtime   = global[2];
+  report->mgtime       = global[3];
+  report->mgreductions = global[4];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -659,7 +665,8 @@ PetscErrorCode PCMGBottomReportReset(PC pc)
 
 /*@
   PCMGBottomReportView - Prints the bottom-solve report of a `PCMG`: cycles, bottom solves and iterations, global
-  reductions inside the bottom solves, and the time in the bottom solves against the whole `PCMG` applications
+  reductions inside the bottom solves and inside the whole `PCMG` applications, and the time in the bottom solves against
+  the whole `PCMG` applications
 
   Collective
 
@@ -706,6 +713,7 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "PCMG cycles: %" PetscInt_FMT ", bottom solves: %" PetscInt_FMT "\n", r.vcycles, r.solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bottom iterations: %" PetscInt_FMT " (%.1f per solve)\n", r.iterations, r.solves ? (double)r.iterations / r.solves : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in PCMG: %.0f, outside the bottom solves (smoothers, transfers, the cycles' own norms): %.0f\n", r.mgreductions, PetscMax(r.mgreductions - r.reductions, 0.0)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "time in bottom solves: %.3g s of %.3g s in PCMG (%.0f %%); per cycle %.3g s of %.3g s\n", r.bottomtime, r.mgtime, r.mgtime > 0 ? 100.0 * r.bottomtime / r.mgtime : 0.0, r.vcycles ? r.bottomtime / r.vcycles : 0.0,
                                    r.vcycles ? r.mgtime / r.vcycles : 0.0));
   PetscCall(PetscViewerASCIIPopTab(viewer));
