@@ -19,7 +19,8 @@ below the table) and the fraction of the STREAM triad bandwidth of the same rank
 #include <cakrylov.h>
 #include <petscdmda.h>
 
-#include "stencil.h" /* tests/stencil.h: the operators of the tests, shared with sstudy.c */
+#include "stencil.h"   /* tests/stencil.h: the operators of the tests, shared with sstudy.c */
+#include "benchutil.h" /* the STREAM triad and the median, shared with mrhs.c */
 #if defined(PETSC_HAVE_HYPRE)
   #include <HYPRE.h>
   #include <HYPRE_IJ_mv.h>
@@ -30,8 +31,6 @@ PETSC_EXTERN PetscErrorCode MatHYPREGetParCSR(Mat, struct hypre_ParCSRMatrix_str
 #endif
 
 #define NMETHODS    9
-#define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
-#define STREAM_REPS 10
 
 typedef struct {
   const char *name;
@@ -73,51 +72,6 @@ static const Method methods[NMETHODS] = {
 
 static const char *const PCTypes[] = {"none", "jacobi", "synthetic"};
 static const char *const Sides[]   = {"left", "right", "symmetric"};
-
-static void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
-{
-  for (PetscInt i = 0; i < m; i++) a[i] = b[i] + 3.0 * c[i];
-}
-
-/* STREAM triad on all ranks at once: best of STREAM_REPS of the slowest rank's time, 3 * 8 bytes per element */
-static PetscErrorCode StreamTriad(MPI_Comm comm, PetscInt nlocal, PetscInt *mlocal, double *gbs)
-{
-  const PetscInt m = PetscMax(nlocal, STREAM_MIN);
-  double        *a, *b, *c, best = PETSC_MAX_REAL, mtotal, mm = (double)m;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc3(m, &a, m, &b, m, &c));
-  for (PetscInt i = 0; i < m; i++) { /* first touch */
-    a[i] = 0.0;
-    b[i] = 1.0;
-    c[i] = 2.0;
-  }
-  for (PetscInt rep = 0; rep < STREAM_REPS; rep++) {
-    double t0, t, tmax;
-
-    PetscCallMPI(MPI_Barrier(comm));
-    t0 = MPI_Wtime();
-    Triad(m, a, b, c);
-    t = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
-    best = PetscMin(best, tmax);
-  }
-  PetscCheck(a[0] == 7.0 && a[m - 1] == 7.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "STREAM triad computed a wrong result");
-  PetscCall(PetscFree3(a, b, c));
-  PetscCallMPI(MPI_Allreduce(&mm, &mtotal, 1, MPI_DOUBLE, MPI_SUM, comm));
-  *mlocal = m;
-  *gbs    = 3.0 * 8.0 * mtotal / best / 1e9;
-  PetscFunctionReturn(0);
-}
-
-/* Median of v[0..n) (v is reordered) */
-static PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscSortReal(n, v));
-  *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  PetscFunctionReturn(0);
-}
 
 #if defined(PETSC_HAVE_HYPRE)
 /* hypre's own ParCSR BiCGSTAB on the same matrix (MatConvert to MATHYPRE), right-hand side and zero initial guess */
@@ -251,28 +205,6 @@ static PetscErrorCode TimedSolve(KSP ksp, HypreBench *h, const char *name, Petsc
   PetscFunctionReturn(0);
 }
 
-/* One MatMult alone, median of 10 after a warm-up, slowest rank: the part of every method's iteration the library does not change */
-static PetscErrorCode TimedMatMult(Mat A, Vec x, Vec y, PetscReal *time)
-{
-  MPI_Comm  comm = PetscObjectComm((PetscObject)A);
-  PetscReal t[10];
-
-  PetscFunctionBegin;
-  PetscCall(MatMult(A, x, y));
-  for (PetscInt i = 0; i < 10; i++) {
-    double t0, tl, tmax;
-
-    PetscCallMPI(MPI_Barrier(comm));
-    t0 = MPI_Wtime();
-    PetscCall(MatMult(A, x, y));
-    tl = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(&tl, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
-    t[i] = tmax;
-  }
-  PetscCall(Median(10, t, time));
-  PetscFunctionReturn(0);
-}
-
 static PetscInt MethodIndex(const char *name)
 {
   for (PetscInt m = 0; m < NMETHODS; m++) {
@@ -376,7 +308,7 @@ int main(int argc, char **argv)
     PetscCall(StreamTriad(comm, nlocal, &mstream, &gbs));
     triad = (PetscReal)gbs;
   }
-  PetscCall(TimedMatMult(A, b, x, &tspmv));
+  PetscCall(TimedSpMV(A, b, x, &tspmv));
 
   for (PetscInt i = 0; i < nsel; i++) {
     const PetscInt m = order[i];

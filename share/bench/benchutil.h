@@ -1,0 +1,78 @@
+/*
+   What the benchmark programs of share/bench share (merged.c, mrhs.c): the STREAM triad measured on the ranks of the run,
+   the median, and one MatMult timed alone. Include it in one source file of a program, after petscmat.h.
+*/
+#pragma once
+
+#include <petscmat.h>
+
+#define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
+#define STREAM_REPS 10
+
+static void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
+{
+  for (PetscInt i = 0; i < m; i++) a[i] = b[i] + 3.0 * c[i];
+}
+
+/* STREAM triad on all ranks at once: best of STREAM_REPS of the slowest rank's time, 3 * 8 bytes per element */
+static PetscErrorCode StreamTriad(MPI_Comm comm, PetscInt nlocal, PetscInt *mlocal, double *gbs)
+{
+  const PetscInt m = PetscMax(nlocal, STREAM_MIN);
+  double        *a, *b, *c, best = PETSC_MAX_REAL, mtotal, mm = (double)m;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3(m, &a, m, &b, m, &c));
+  for (PetscInt i = 0; i < m; i++) { /* first touch */
+    a[i] = 0.0;
+    b[i] = 1.0;
+    c[i] = 2.0;
+  }
+  for (PetscInt rep = 0; rep < STREAM_REPS; rep++) {
+    double t0, t, tmax;
+
+    PetscCallMPI(MPI_Barrier(comm));
+    t0 = MPI_Wtime();
+    Triad(m, a, b, c);
+    t = MPI_Wtime() - t0;
+    PetscCallMPI(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
+    best = PetscMin(best, tmax);
+  }
+  PetscCheck(a[0] == 7.0 && a[m - 1] == 7.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "STREAM triad computed a wrong result");
+  PetscCall(PetscFree3(a, b, c));
+  PetscCallMPI(MPI_Allreduce(&mm, &mtotal, 1, MPI_DOUBLE, MPI_SUM, comm));
+  *mlocal = m;
+  *gbs    = 3.0 * 8.0 * mtotal / best / 1e9;
+  PetscFunctionReturn(0);
+}
+
+/* Median of v[0..n) (v is reordered) */
+static PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSortReal(n, v));
+  *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  PetscFunctionReturn(0);
+}
+
+/* One operator application alone, median of 10 after a warm-up, slowest rank: MatMult(A, x, y), or with x NULL
+   MatProductNumeric(A) (A the product matrix, e.g. AIJ x dense with its symbolic phase done) */
+static PetscErrorCode TimedSpMV(Mat A, Vec x, Vec y, PetscReal *time)
+{
+  MPI_Comm  comm = PetscObjectComm((PetscObject)A);
+  PetscReal t[11];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 11; i++) { /* the first: the warm-up */
+    double t0, tl, tmax;
+
+    PetscCallMPI(MPI_Barrier(comm));
+    t0 = MPI_Wtime();
+    if (x) PetscCall(MatMult(A, x, y));
+    else PetscCall(MatProductNumeric(A));
+    tl = MPI_Wtime() - t0;
+    PetscCallMPI(MPI_Allreduce(&tl, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
+    t[i] = tmax;
+  }
+  PetscCall(Median(10, t + 1, time));
+  PetscFunctionReturn(0);
+}
