@@ -1,13 +1,50 @@
 /*
-   What the benchmark programs of share/bench share (merged.c, mrhs.c): the STREAM triad measured on the ranks of the run,
-   the median, and one MatMult timed alone. Include it in one source file of a program, after petscmat.h.
+   What the benchmark programs of share/bench share (merged.c, mrhs.c): their problem, the STREAM triad measured on the
+   ranks of the run, the median, one SpMV timed alone, and the CSV files they append to. Include it in one source file of
+   a program (the makefile puts tests/ on the include path, for tests/stencil.h).
 */
 #pragma once
 
-#include <petscmat.h>
+#include <petscdmda.h>
+
+#include "stencil.h" /* tests/stencil.h: the operators of the tests */
 
 #define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
 #define STREAM_REPS 10
+
+/* The 7-point Laplacian on n^3 points of a DMDA, Dirichlet boundary eliminated; b = 1 and x of its layout; its nonzeros */
+static PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, Mat *A, Vec *b, Vec *x, PetscReal *nnz)
+{
+  MatInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMCreateMatrix(*da, A));
+  PetscCall(AssembleStencilOperator(*da, STENCIL_POISSON, 0.0, *A));
+  PetscCall(DMCreateGlobalVector(*da, b));
+  PetscCall(VecDuplicate(*b, x));
+  PetscCall(VecSet(*b, 1.0));
+  PetscCall(MatGetInfo(*A, MAT_GLOBAL_SUM, &info));
+  *nnz = (PetscReal)info.nz_used;
+  PetscFunctionReturn(0);
+}
+
+/* Opens file name for appending on rank 0 (*fp NULL on the other ranks), with the header line when the file is new or empty */
+static PetscErrorCode OpenCSV(MPI_Comm comm, const char *name, const char *header, FILE **fp)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  *fp = NULL;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (rank) PetscFunctionReturn(0);
+  *fp = fopen(name, "a");
+  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s", name);
+  fseek(*fp, 0, SEEK_END);
+  if (ftell(*fp) == 0) fprintf(*fp, "%s\n", header);
+  PetscFunctionReturn(0);
+}
 
 static void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
 {

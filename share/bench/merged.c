@@ -17,10 +17,8 @@ below the table) and the fraction of the STREAM triad bandwidth of the same rank
   the timed solves are counted.\n\n";
 
 #include <cakrylov.h>
-#include <petscdmda.h>
 
-#include "stencil.h"   /* tests/stencil.h: the operators of the tests, shared with sstudy.c */
-#include "benchutil.h" /* the STREAM triad and the median, shared with mrhs.c */
+#include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files; shared with mrhs.c */
 #if defined(PETSC_HAVE_HYPRE)
   #include <HYPRE.h>
   #include <HYPRE_IJ_mv.h>
@@ -231,17 +229,16 @@ static PetscErrorCode PairedRatio(PetscInt runs, PetscReal **t, PetscInt m, Pets
 int main(int argc, char **argv)
 {
   MPI_Comm    comm;
-  PetscMPIInt size, rank;
+  PetscMPIInt size;
   DM          da;
   Mat         A;
   Vec         b, x;
   KSP         ksp[NMETHODS] = {NULL};
   HypreBench  hyp           = {0};
   PetscInt    n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS], nnames = NMETHODS;
-  PetscReal  *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz, spmv, pcbytes, tspmv;
+  PetscReal  *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv;
   PetscReal   med[NMETHODS], rbcgs[NMETHODS], rnative[NMETHODS], rhypre[NMETHODS], bytes[NMETHODS];
   double      gbs = 0.0;
-  MatInfo     info;
   PCSide      side[NMETHODS];
   PetscBool   selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, methodsset, csvset;
   char       *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "";
@@ -251,7 +248,6 @@ int main(int argc, char **argv)
   PetscCall(CAKrylovInitializePackage());
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscOptionsBegin(comm, NULL, "BiCGStab variants benchmark", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 3, PCTypes[pc], &pc, NULL));
@@ -289,16 +285,8 @@ int main(int argc, char **argv)
     if (selected[m]) order[nsel++] = m;
   PetscCheck(nsel > 0, comm, PETSC_ERR_ARG_WRONG, "No method selected");
 
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleStencilOperator(da, STENCIL_POISSON, 0.0, A)); /* the 7-point Laplacian, Dirichlet boundary eliminated */
-  PetscCall(DMCreateGlobalVector(da, &b));
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecSet(b, 1.0));
+  PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz)); /* the 7-point Laplacian, Dirichlet boundary eliminated */
   PetscCall(MatGetSize(A, &N, NULL));
-  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-  nnz = (PetscReal)info.nz_used;
 
   /* STREAM triad before the solves, on the same ranks */
   if (stream) {
@@ -417,16 +405,10 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "  the steady state; -its should be a multiple of s). ibcgs runs with KSPSetLagNorm() (1 reduction per iteration).\n\n"));
 
   if (csvset && csvname[0]) {
-    FILE *fp = NULL;
+    FILE *fp;
 
-    if (rank == 0) {
-      long pos;
-
-      fp = fopen(csvname, "a");
-      PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s", csvname);
-      fseek(fp, 0, SEEK_END);
-      pos = ftell(fp);
-      if (pos == 0) fprintf(fp, "ranks,n,N,pc,its,runs,method,side,median_ms,min_ms,max_ms,vs_bcgs,vs_native,native,vs_hypre,spmv_per_it,vecs,mb_per_it,gbs,frac_triad,triad_gbs,spmv_ms\n");
+    PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,its,runs,method,side,median_ms,min_ms,max_ms,vs_bcgs,vs_native,native,vs_hypre,spmv_per_it,vecs,mb_per_it,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
+    if (fp) {
       for (PetscInt i = 0; i < nsel; i++) {
         const PetscInt m = order[i];
         PetscReal      tmin = PETSC_MAX_REAL, tmax = 0.0;

@@ -19,10 +19,8 @@ interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
   CAKPMPI_PAUSED=1 only they are counted.\n\n";
 
 #include <cakrylov.h>
-#include <petscdmda.h>
 
-#include "stencil.h"   /* tests/stencil.h: the operators of the tests */
-#include "benchutil.h" /* the STREAM triad, the median, one SpMV timed alone */
+#include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files */
 
 #define NMETHODS 5
 #define MAXM     8
@@ -176,22 +174,6 @@ static PetscErrorCode LayoutStudy(Mat A, PetscInt m, PetscReal mbytes, PetscReal
   PetscFunctionReturn(0);
 }
 
-/* Opens file for appending on rank 0 (NULL elsewhere and without a name), with header when the file is new or empty */
-static PetscErrorCode OpenCSV(MPI_Comm comm, const char *name, const char *header, FILE **fp)
-{
-  PetscMPIInt rank;
-
-  PetscFunctionBegin;
-  *fp = NULL;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  if (rank || !name[0]) PetscFunctionReturn(0);
-  *fp = fopen(name, "a");
-  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s", name);
-  fseek(*fp, 0, SEEK_END);
-  if (ftell(*fp) == 0) fprintf(*fp, "%s\n", header);
-  PetscFunctionReturn(0);
-}
-
 int main(int argc, char **argv)
 {
   MPI_Comm       comm;
@@ -200,11 +182,10 @@ int main(int argc, char **argv)
   Mat            A;
   Vec            b, x;
   PetscInt       n = 200, its = 4, runs = 3, pc = 0, N, nloc, mlist[MAXM] = {1, 4, 16}, nm = MAXM, nnames = NMETHODS, mstream = 0;
-  PetscReal     *t, nnz, mbytes, tspmv, triad = 0.0, med[NMETHODS];
+  PetscReal     *t, nnz = 0.0, mbytes, tspmv, triad = 0.0, med[NMETHODS];
   PetscBool      selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, layout = PETSC_TRUE, methodsset, mset;
   char          *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "", laycsvname[PETSC_MAX_PATH_LEN] = "";
   double         gbs = 0.0;
-  MatInfo        info;
   PetscLogDouble peak, peaksum;
   FILE          *fp, *lfp;
 
@@ -243,17 +224,9 @@ int main(int argc, char **argv)
   }
   for (PetscInt k = 0; k < NMETHODS && !methodsset; k++) selected[k] = PETSC_TRUE;
 
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleStencilOperator(da, STENCIL_POISSON, 0.0, A)); /* the 7-point Laplacian, Dirichlet boundary eliminated */
-  PetscCall(DMCreateGlobalVector(da, &b));
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecSet(b, 1.0));
+  PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
   PetscCall(VecGetLocalSize(b, &nloc));
   PetscCall(MatGetSize(A, &N, NULL));
-  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-  nnz    = (PetscReal)info.nz_used;
   mbytes = 12.0 * nnz + 4.0 * (N + 1); /* the matrix: values and column indices, row pointers */
   if (stream) {
     PetscCall(StreamTriad(comm, nloc, &mstream, &gbs));
@@ -269,7 +242,8 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "SpMV alone (MatMult, AIJ, median of 10): %.3f ms\n\n", (double)(1e3 * tspmv)));
 
   if (layout) {
-    PetscCall(OpenCSV(comm, laycsvname, "ranks,n,N,m,dense_ms,maij_ms,separate_ms,dense_passes,dense_mb,maij_mb,dense_gbs,maij_gbs,triad_gbs,faster", &lfp));
+    lfp = NULL;
+    if (laycsvname[0]) PetscCall(OpenCSV(comm, laycsvname, "ranks,n,N,m,dense_ms,maij_ms,separate_ms,dense_passes,dense_mb,maij_mb,dense_gbs,maij_gbs,triad_gbs,faster", &lfp));
     PetscCall(PetscPrintf(comm, "Layout of m columns for one SpMV (median of 10, slowest rank): dense column-major (AIJ x MATDENSE, MatProductNumeric()) vs interleaved (MatCreateMAIJ(A, m), MatMult())\n"));
     for (PetscInt i = 0; i < nm; i++)
       if (mlist[i] > 1) PetscCall(LayoutStudy(A, mlist[i], mbytes, tspmv, triad, lfp));
@@ -277,7 +251,8 @@ int main(int argc, char **argv)
     if (lfp) fclose(lfp);
   }
 
-  PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,m,its,runs,method,path,median_ms,min_ms,max_ms,speedup,model_mb,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
+  fp = NULL;
+  if (csvname[0]) PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,m,its,runs,method,path,median_ms,min_ms,max_ms,speedup,model_mb,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
   PetscCall(PetscMalloc1(runs, &t));
   for (PetscInt i = 0; i < nm; i++) {
     const PetscInt m = mlist[i];

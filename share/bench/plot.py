@@ -212,10 +212,7 @@ def mrhs(rows, resdir):
     systems (cakpmpi); bottom right: simulated time per RHS-iteration against the simulated node count p (largest m)."""
     def side(name):
         path = os.path.join(resdir, name)
-        if not os.path.exists(path):
-            return []
-        with open(path, newline="") as f:
-            return list(csv.DictReader(f))
+        return read(path) if os.path.exists(path) else []
 
     lay, red, sim = side("mrhs-layout.csv"), side("mrhs-reductions.csv"), side("mrhs-sim.csv")
     methods = list(dict.fromkeys(r["method"] for r in rows))
