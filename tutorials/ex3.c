@@ -20,48 +20,10 @@ KSPMatSolve(ksp, B, X) on dense blocks of the DMDA's layout.\n\
 #include <cakrylov.h>
 #include <petscdmda.h>
 
-/* The Laplacian scaled by h^2 (2d on the diagonal, -1 per neighbour inside the grid) */
-static PetscErrorCode AssembleLaplacian(DM da, Mat A)
-{
-  PetscInt    dim, M, N, P, xs, ys, zs, xm, ym, zm;
-  MatStencil  row, col[7];
-  PetscScalar v[7];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  for (PetscInt k = zs; k < zs + zm; k++) {
-    for (PetscInt j = ys; j < ys + ym; j++) {
-      for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
-        PetscInt       nc     = 1;
-
-        row.i  = i;
-        row.j  = j;
-        row.k  = k;
-        col[0] = row;
-        v[0]   = 2.0 * dim;
-        for (PetscInt d = 0; d < dim; d++) {
-          for (PetscInt side = -1; side <= 1; side += 2) {
-            if (idx[d] + side < 0 || idx[d] + side >= size[d]) continue; /* Dirichlet: the neighbour outside is zero */
-            col[nc] = row;
-            if (d == 0) col[nc].i += side;
-            else if (d == 1) col[nc].j += side;
-            else col[nc].k += side;
-            v[nc++] = -1.0;
-          }
-        }
-        PetscCall(MatSetValuesStencil(A, 1, &row, nc, col, v, INSERT_VALUES));
-      }
-    }
-  }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
+#include "../tests/stencil.h" /* AssembleStencilOperator(): the 5-/7-point stencils of the tests, here the Laplacian */
 
 /* Column j of B: a Gaussian of width w centred at c_j = (j+1)/(m+1) (1, ..., 1), sampled at the grid points x = (i+1) h,
-   h = 1/(n+1), times h^2 (the scaling of the operator) */
+   h = 1/(n+1), times h^2 (the operator is the Laplacian scaled by h^2) */
 static PetscErrorCode FillSources(DM da, Mat B, PetscReal w)
 {
   PetscInt dim, n, m, xs, ys, zs, xm, ym, zm;
@@ -129,7 +91,7 @@ int main(int argc, char **argv)
   else PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleLaplacian(da, A));
+  PetscCall(AssembleStencilOperator(da, STENCIL_POISSON, 0.0, A)); /* 2d on the diagonal, -1 per neighbour inside the grid */
   PetscCall(MatGetLocalSize(A, &nloc, NULL));
   PetscCall(MatGetSize(A, &N, NULL));
   /* B and X: dense, the DMDA's row layout, m columns */
