@@ -1,8 +1,8 @@
 /*
    The stencil operators of the test programs on a DMDA (2D 5-point, 3D 7-point): with Dirichlet boundaries eliminated,
    the Laplacian, upwind convection-diffusion and a skew-symmetric x-difference; on a periodic DMDA, miniGMG's
-   variable-coefficient Helmholtz problem with its right-hand side. Shared by tests/ksptests.h and the
-   s-study (share/bench/sstudy.c). Include it in one source file of a program, after petscdmda.h.
+   variable-coefficient Helmholtz problem with its right-hand side. Shared by tests/ksptests.h, the benchmarks
+   (share/bench/sstudy.c, benchutil.h) and tutorials/ex3.c. Include it in one source file of a program, after petscdmda.h.
 */
 #pragma once
 

@@ -9,6 +9,7 @@
 #   3. bench-bottom    share/bench/bottom.sh: Helmholtz multigrid, bcgs vs cabicgstab bottom solver, simulated p = 64..32768
 #   4. pmpi-demo       share/bench/pmpi-demo.sh: PETSc's ex2 under cakpmpi
 #   5. method map      share/bench/methodmap.sh: relative performance against the simulated node count, with/without overlap
+#   6. bench-mrhs      share/bench/mrhs.sh: multiple right-hand sides, KSPMatSolve() against separate solves (about 15 min)
 # Writes the usual per-benchmark files (txt, csv, png) and bench-YYYY-MM-DD-HHMM.{md,log} in the results folder.
 set -eu -o pipefail
 if [ $# -lt 2 ] || [ ! -d "$1" ] || [ ! -f "$2" ]; then
@@ -59,6 +60,7 @@ step bottom "$here/bottom.sh" "$pmpi" "$build/tutorials/ex1"
 step sstudy "$here/sstudy.sh" "$build/bench/sstudy"
 step pmpi-demo "$here/pmpi-demo.sh" "$pmpi" "$build/petsc-examples/ex2" "$cak" "${demo_args[@]}"
 step methodmap "$here/methodmap.sh" "$pmpi" "$build/bench/merged" "${map_args[@]}"
+step mrhs "$here/mrhs.sh" "$build/bench/mrhs" "$pmpi"
 T1=$(date +%s)
 
 report=$results/bench-$stamp.md

@@ -17,9 +17,8 @@ below the table) and the fraction of the STREAM triad bandwidth of the same rank
   the timed solves are counted.\n\n";
 
 #include <cakrylov.h>
-#include <petscdmda.h>
 
-#include "stencil.h" /* tests/stencil.h: the operators of the tests, shared with sstudy.c */
+#include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files; shared with mrhs.c */
 #if defined(PETSC_HAVE_HYPRE)
   #include <HYPRE.h>
   #include <HYPRE_IJ_mv.h>
@@ -30,8 +29,6 @@ PETSC_EXTERN PetscErrorCode MatHYPREGetParCSR(Mat, struct hypre_ParCSRMatrix_str
 #endif
 
 #define NMETHODS    9
-#define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
-#define STREAM_REPS 10
 
 typedef struct {
   const char *name;
@@ -73,51 +70,6 @@ static const Method methods[NMETHODS] = {
 
 static const char *const PCTypes[] = {"none", "jacobi", "synthetic"};
 static const char *const Sides[]   = {"left", "right", "symmetric"};
-
-static void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
-{
-  for (PetscInt i = 0; i < m; i++) a[i] = b[i] + 3.0 * c[i];
-}
-
-/* STREAM triad on all ranks at once: best of STREAM_REPS of the slowest rank's time, 3 * 8 bytes per element */
-static PetscErrorCode StreamTriad(MPI_Comm comm, PetscInt nlocal, PetscInt *mlocal, double *gbs)
-{
-  const PetscInt m = PetscMax(nlocal, STREAM_MIN);
-  double        *a, *b, *c, best = PETSC_MAX_REAL, mtotal, mm = (double)m;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc3(m, &a, m, &b, m, &c));
-  for (PetscInt i = 0; i < m; i++) { /* first touch */
-    a[i] = 0.0;
-    b[i] = 1.0;
-    c[i] = 2.0;
-  }
-  for (PetscInt rep = 0; rep < STREAM_REPS; rep++) {
-    double t0, t, tmax;
-
-    PetscCallMPI(MPI_Barrier(comm));
-    t0 = MPI_Wtime();
-    Triad(m, a, b, c);
-    t = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
-    best = PetscMin(best, tmax);
-  }
-  PetscCheck(a[0] == 7.0 && a[m - 1] == 7.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "STREAM triad computed a wrong result");
-  PetscCall(PetscFree3(a, b, c));
-  PetscCallMPI(MPI_Allreduce(&mm, &mtotal, 1, MPI_DOUBLE, MPI_SUM, comm));
-  *mlocal = m;
-  *gbs    = 3.0 * 8.0 * mtotal / best / 1e9;
-  PetscFunctionReturn(0);
-}
-
-/* Median of v[0..n) (v is reordered) */
-static PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscSortReal(n, v));
-  *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  PetscFunctionReturn(0);
-}
 
 #if defined(PETSC_HAVE_HYPRE)
 /* hypre's own ParCSR BiCGSTAB on the same matrix (MatConvert to MATHYPRE), right-hand side and zero initial guess */
@@ -251,28 +203,6 @@ static PetscErrorCode TimedSolve(KSP ksp, HypreBench *h, const char *name, Petsc
   PetscFunctionReturn(0);
 }
 
-/* One MatMult alone, median of 10 after a warm-up, slowest rank: the part of every method's iteration the library does not change */
-static PetscErrorCode TimedMatMult(Mat A, Vec x, Vec y, PetscReal *time)
-{
-  MPI_Comm  comm = PetscObjectComm((PetscObject)A);
-  PetscReal t[10];
-
-  PetscFunctionBegin;
-  PetscCall(MatMult(A, x, y));
-  for (PetscInt i = 0; i < 10; i++) {
-    double t0, tl, tmax;
-
-    PetscCallMPI(MPI_Barrier(comm));
-    t0 = MPI_Wtime();
-    PetscCall(MatMult(A, x, y));
-    tl = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(&tl, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
-    t[i] = tmax;
-  }
-  PetscCall(Median(10, t, time));
-  PetscFunctionReturn(0);
-}
-
 static PetscInt MethodIndex(const char *name)
 {
   for (PetscInt m = 0; m < NMETHODS; m++) {
@@ -299,17 +229,16 @@ static PetscErrorCode PairedRatio(PetscInt runs, PetscReal **t, PetscInt m, Pets
 int main(int argc, char **argv)
 {
   MPI_Comm    comm;
-  PetscMPIInt size, rank;
+  PetscMPIInt size;
   DM          da;
   Mat         A;
   Vec         b, x;
   KSP         ksp[NMETHODS] = {NULL};
   HypreBench  hyp           = {0};
   PetscInt    n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS], nnames = NMETHODS;
-  PetscReal  *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz, spmv, pcbytes, tspmv;
+  PetscReal  *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv;
   PetscReal   med[NMETHODS], rbcgs[NMETHODS], rnative[NMETHODS], rhypre[NMETHODS], bytes[NMETHODS];
   double      gbs = 0.0;
-  MatInfo     info;
   PCSide      side[NMETHODS];
   PetscBool   selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, methodsset, csvset;
   char       *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "";
@@ -319,7 +248,6 @@ int main(int argc, char **argv)
   PetscCall(CAKrylovInitializePackage());
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscOptionsBegin(comm, NULL, "BiCGStab variants benchmark", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 3, PCTypes[pc], &pc, NULL));
@@ -357,16 +285,8 @@ int main(int argc, char **argv)
     if (selected[m]) order[nsel++] = m;
   PetscCheck(nsel > 0, comm, PETSC_ERR_ARG_WRONG, "No method selected");
 
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleStencilOperator(da, STENCIL_POISSON, 0.0, A)); /* the 7-point Laplacian, Dirichlet boundary eliminated */
-  PetscCall(DMCreateGlobalVector(da, &b));
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(VecSet(b, 1.0));
+  PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz)); /* the 7-point Laplacian, Dirichlet boundary eliminated */
   PetscCall(MatGetSize(A, &N, NULL));
-  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
-  nnz = (PetscReal)info.nz_used;
 
   /* STREAM triad before the solves, on the same ranks */
   if (stream) {
@@ -376,7 +296,7 @@ int main(int argc, char **argv)
     PetscCall(StreamTriad(comm, nlocal, &mstream, &gbs));
     triad = (PetscReal)gbs;
   }
-  PetscCall(TimedMatMult(A, b, x, &tspmv));
+  PetscCall(TimedSpMV(A, b, x, &tspmv));
 
   for (PetscInt i = 0; i < nsel; i++) {
     const PetscInt m = order[i];
@@ -485,16 +405,10 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "  the steady state; -its should be a multiple of s). ibcgs runs with KSPSetLagNorm() (1 reduction per iteration).\n\n"));
 
   if (csvset && csvname[0]) {
-    FILE *fp = NULL;
+    FILE *fp;
 
-    if (rank == 0) {
-      long pos;
-
-      fp = fopen(csvname, "a");
-      PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open %s", csvname);
-      fseek(fp, 0, SEEK_END);
-      pos = ftell(fp);
-      if (pos == 0) fprintf(fp, "ranks,n,N,pc,its,runs,method,side,median_ms,min_ms,max_ms,vs_bcgs,vs_native,native,vs_hypre,spmv_per_it,vecs,mb_per_it,gbs,frac_triad,triad_gbs,spmv_ms\n");
+    PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,its,runs,method,side,median_ms,min_ms,max_ms,vs_bcgs,vs_native,native,vs_hypre,spmv_per_it,vecs,mb_per_it,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
+    if (fp) {
       for (PetscInt i = 0; i < nsel; i++) {
         const PetscInt m = order[i];
         PetscReal      tmin = PETSC_MAX_REAL, tmax = 0.0;

@@ -3,7 +3,8 @@
 
     python3 share/bench/plot.py KIND CSV PNG [EXTRA]
 
-KIND: merged (EXTRA: merged-reductions.csv, a third panel), methodmap (EXTRA: a subtitle), overlap, bottom, sstudy.
+KIND: merged (EXTRA: merged-reductions.csv, a third panel), methodmap (EXTRA: a subtitle), overlap, bottom, sstudy, mrhs
+(EXTRA: the results folder, with mrhs-layout.csv, mrhs-reductions.csv and mrhs-sim.csv).
 The scripts call it through bench_plot of common.sh, which finds a python3 with matplotlib.
 """
 import csv
@@ -204,9 +205,77 @@ def sstudy(rows):
     return fig
 
 
+def mrhs(rows, resdir):
+    """Multiple right-hand sides (mrhs.sh). Top left: speedup per RHS-iteration over m separate bcgs solves against m, one
+    line per method, the largest grid on 1 rank with PC none (the targets' configuration, targets marked); top right: one
+    SpMV of m columns, dense column-major against interleaved MAIJ; bottom left: global reductions per iteration of all m
+    systems (cakpmpi); bottom right: simulated time per RHS-iteration against the simulated node count p (largest m)."""
+    def side(name):
+        path = os.path.join(resdir, name)
+        return read(path) if os.path.exists(path) else []
+
+    lay, red, sim = side("mrhs-layout.csv"), side("mrhs-reductions.csv"), side("mrhs-sim.csv")
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    styles = {"bcgs-separate": "k-", "bcgs-matsolve": "k:", "bcgsm": "C0o-", "pipebcgsm": "C2s-", "rbicgstab": "C3^-"}
+    fig, axes = plt.subplots(2, 2, figsize=(12.5, 9.0))
+    nmax = max(int(r["n"]) for r in rows)
+    ax = axes[0][0]
+    for meth in methods:
+        pts = sorted((int(r["m"]), float(r["speedup"])) for r in rows
+                     if r["method"] == meth and int(r["n"]) == nmax and int(r["ranks"]) == 1 and r["pc"] == "none" and float(r["speedup"]) > 0)
+        if pts:
+            ax.plot(*zip(*pts), styles.get(meth, "-"), label=meth)
+    ax.plot([16], [1.7], "C0*", ms=12, label="target bcgsm m = 16: 1.7x")
+    ax.plot([16], [1.8], "C2*", ms=12, label="target pipebcgsm m = 16: 1.8x")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("m (right-hand sides)")
+    ax.set_ylabel("speedup per RHS-iteration over m separate bcgs solves")
+    ax.set_title(f"n = {nmax}, 1 rank, PC none", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    ax = axes[0][1]
+    if lay:
+        labels = [f"{r['ranks']}r n={r['n']} m={r['m']}" for r in lay]
+        xs = range(len(lay))
+        ax.bar([x - 0.2 for x in xs], [float(r["dense_ms"]) / float(r["separate_ms"]) for r in lay], 0.4, label="dense (AIJ x MATDENSE)")
+        ax.bar([x + 0.2 for x in xs], [float(r["maij_ms"]) / float(r["separate_ms"]) for r in lay], 0.4, label="interleaved (MAIJ)")
+        ax.axhline(1.0, color="grey", lw=0.8)
+        ax.set_xticks(list(xs))
+        ax.set_xticklabels(labels, rotation=40, ha="right", fontsize=7)
+        ax.set_ylabel("time of one SpMV of m columns / m MatMults")
+        ax.set_title("layout of the m columns (lower is better)", fontsize=10)
+        ax.legend(fontsize=7)
+        ax.grid(axis="y", alpha=0.3)
+    ax = axes[1][0]
+    for meth in dict.fromkeys(r["method"] for r in red):
+        pts = sorted((int(r["m"]), float(r["reductions_per_it"])) for r in red if r["method"] == meth)
+        ax.plot(*zip(*pts), styles.get(meth, "-"), label=meth)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel("m (right-hand sides)")
+    ax.set_ylabel("global reductions per iteration of all m systems")
+    ax.set_title("reductions (cakpmpi, 2 ranks)", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    ax = axes[1][1]
+    for meth in dict.fromkeys(r["method"] for r in sim):
+        pts = sorted((int(r["nodes"]), float(r["median_ms"])) for r in sim if r["method"] == meth and int(r["nodes"]) > 0)
+        if pts:
+            ax.plot(*zip(*pts), styles.get(meth, "-"), label=meth)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("simulated nodes p (Krasnopolsky's T_G model)")
+    ax.set_ylabel("time per RHS-iteration [ms], 2 real ranks")
+    ax.set_title("latency simulator: m systems at once vs separate solves", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.suptitle(f"Multiple right-hand sides, 7-point 3D Laplacian ({rows[0]['its']} iterations per solve at n = {rows[0]['n']}, median of {rows[0]['runs']})", fontsize=11)
+    return fig
+
+
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy"):
-        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy CSV PNG [EXTRA]")
+    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy", "mrhs"):
+        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy|mrhs CSV PNG [EXTRA]")
     kind, src, dst = sys.argv[1:4]
     extra = sys.argv[4] if len(sys.argv) > 4 else None
     if kind == "merged":
@@ -215,6 +284,8 @@ def main():
         fig = methodmap(read(src, lambda r: int(r["nodes"]) > 0), extra or "")
     elif kind == "overlap":
         fig = overlap(read(src))
+    elif kind == "mrhs":
+        fig = mrhs(read(src), extra or os.path.dirname(src))
     elif kind == "bottom":
         fig = bottom(read(src, lambda r: int(r["nodes"]) > 0))
     else:

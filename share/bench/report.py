@@ -155,6 +155,27 @@ for ranks, pc in configs:
         best = max(float(sub[m]["frac_triad"]) for m in ours)
         L.append(f"| {tag}: >= 85 % of the STREAM triad ({float(sub[ours[0]]['triad_gbs']):.1f} GB/s) | {fr} | "
                  f"{verdict(ok)}{'' if ok else f' (best {100 * best:.0f} %)'} |")
+mrhs = rows("mrhs.csv")
+mred = rows("mrhs-reductions.csv")
+mtxt = text("mrhs.txt") or ""
+mquick = " (quick mode: not the full run)" if "quick mode" in mtxt.split("\n\n")[0] else ""
+if mrhs or mred:
+    at = {r["method"]: r for r in mrhs if (int(r["n"]), int(r["m"]), int(r["ranks"]), r["pc"]) == (200, 16, 1, "none")}
+    for meth, goal in (("bcgsm", 1.7), ("pipebcgsm", 1.8)):
+        target = f"m = 16, 1 rank, PC none, n = 200: block {meth} >= {goal}x faster per RHS-iteration than 16 separate bcgs solves"
+        if meth in at:
+            v = float(at[meth]["speedup"])
+            path = "" if at[meth]["path"] == "block" else "; the type solved column by column (no block solver)"
+            L.append(f"| {target} | {v:.2f}x ({float(at[meth]['median_ms']):.1f} against {float(at['bcgs-separate']['median_ms']):.1f} ms{path}) | {verdict(v >= goal)} |")
+        else:
+            L.append(f"| {target} | not measured{mquick or ' (no such row in mrhs.csv)'} | - |")
+    per = {(r["method"], int(r["m"])): float(r["reductions_per_it"]) for r in mred}
+    ms = sorted({int(r["m"]) for r in mred})
+    for meth in ("bcgsm", "pipebcgsm", "rbicgstab"):
+        if (meth, 1) in per and len(ms) > 1:
+            vals = ", ".join(f"m = {m}: {per[(meth, m)]:.2f}" for m in ms if (meth, m) in per)
+            ok = all(abs(per[(meth, m)] - per[(meth, 1)]) < 0.01 for m in ms if (meth, m) in per)
+            L.append(f"| {meth}: global reductions per iteration of m systems = those of one system{mquick} | {vals} (cakpmpi) | {verdict(ok)} |")
 L.append("")
 
 # ---------------------------------------------------------------------------------------------------------- merged
@@ -220,6 +241,56 @@ if mmap:
             L.append(f"| {p if p > 0 else 'here'} | {'**' if best == 'bcgs' else ''}{float(at['bcgs']['median_ms']):.3f}"
                      f"{'**' if best == 'bcgs' else ''} | " + " | ".join(cells) + " |")
         L.append("")
+
+# ---------------------------------------------------------------------------------------------------------- multiple RHS
+if mrhs:
+    L.append(f"## Multiple right-hand sides (`share/bench/mrhs.c`, `mrhs.sh`){mquick}")
+    L.append("")
+    L.append("Time per RHS-iteration (solve time / (iterations x m), median of the timed solves) and speedup over m separate bcgs "
+             "KSPSolve()s; path: block = the columns advanced together, columns = one KSPSolve() per column. Bytes: mrhs.c's model "
+             "per RHS-iteration at m = 16 and the fraction of the STREAM triad of the same run it reaches. Text: `mrhs.txt`; plot: `mrhs.png`.")
+    L.append("")
+    mlist = sorted({int(r["m"]) for r in mrhs})
+    for cfg in dict.fromkeys((int(r["n"]), int(r["ranks"]), r["pc"]) for r in mrhs):
+        sub = [r for r in mrhs if (int(r["n"]), int(r["ranks"]), r["pc"]) == cfg]
+        mtop = max(mlist)
+        L.append(f"**n = {cfg[0]}, {cfg[1]} rank{'s' if cfg[1] > 1 else ''}, PC {cfg[2]}** ({sub[0]['its']} iterations per solve, "
+                 f"triad {float(sub[0]['triad_gbs']):.1f} GB/s)")
+        L.append("")
+        L.append("| method | path | " + " | ".join(f"m = {m}: ms, speedup" for m in mlist) + f" | MB / RHS-it (m = {mtop}) | of triad |")
+        L.append("|---" * (len(mlist) + 4) + "|")
+        for meth in dict.fromkeys(r["method"] for r in sub):
+            byc = {int(r["m"]): r for r in sub if r["method"] == meth}
+            cells = [f"{float(byc[m]['median_ms']):.2f}, {float(byc[m]['speedup']):.2f}x" if m in byc else "-" for m in mlist]
+            top = byc.get(mtop)
+            L.append(f"| {meth} | {top['path'] if top else '-'} | " + " | ".join(cells) +
+                     (f" | {float(top['model_mb']):.0f} | {100 * float(top['frac_triad']):.0f} % |" if top else " | - | - |"))
+        L.append("")
+lay = rows("mrhs-layout.csv")
+if lay:
+    L.append("**Layout of m columns, one SpMV** (median of 10): dense column-major (AIJ x MATDENSE, what the block solvers use) "
+             "against interleaved MAIJ; bytes by mrhs.c's model (dense: one pass over the matrix per 4 columns)")
+    L.append("")
+    L.append("| ranks | n | m | dense ms | MAIJ ms | m x MatMult ms | dense GB/s | MAIJ GB/s | faster |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    for r in lay:
+        L.append(f"| {r['ranks']} | {r['n']} | {r['m']} | {float(r['dense_ms']):.2f} | {float(r['maij_ms']):.2f} | {float(r['separate_ms']):.2f} | "
+                 f"{float(r['dense_gbs']):.1f} | {float(r['maij_gbs']):.1f} | {r['faster']} "
+                 f"({max(float(r['dense_ms']), float(r['maij_ms'])) / min(float(r['dense_ms']), float(r['maij_ms'])):.2f}x) |")
+    L.append("")
+msim = rows("mrhs-sim.csv")
+if msim:
+    L.append("**Latency simulator** (cakpmpi, Krasnopolsky's T_G(p, l), 2 real ranks, n = 30, PC none; a planning model): time per "
+             "RHS-iteration, reductions per RHS-iteration, bytes per reduction l and T_G(p, l)")
+    L.append("")
+    L.append("| p | method | path | ms / RHS-it | vs separate | reductions / RHS-it | l [B] | T_G [us] | reductions x T_G [ms] |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    sep = {r["nodes"]: float(r["median_ms"]) for r in msim if r["method"] == "bcgs-separate"}
+    for r in msim:
+        L.append(f"| {r['nodes'] if int(r['nodes']) else 'here'} | {r['method']} | {r['path']} | {float(r['median_ms']):.3f} | "
+                 f"{sep[r['nodes']] / float(r['median_ms']):.2f}x | {float(r['reductions_per_rhs_it']):.3f} | {float(r['bytes_per_reduction']):.0f} | "
+                 f"{float(r['tg_us']):.0f} | {float(r['model_reduction_ms']):.3f} |")
+    L.append("")
 
 # ---------------------------------------------------------------------------------------------------------- bottom, demo, overlap
 for name, head, note in (("bottom.txt", "Bottom-solver study (`share/bench/bottom.sh`)", "Plot: `bottom.png`."),

@@ -1,0 +1,315 @@
+static char help[] = "Multiple right-hand sides on the 7-point 3D Laplacian (Dirichlet boundary eliminated): the time per RHS-iteration of\n\
+m separate PETSc bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, and KSPMatSolve() with cakrylov's bcgsm, pipebcgsm and\n\
+rbicgstab; the bytes each RHS-iteration moves (a model) against the STREAM triad measured in the same run; and the layout of\n\
+the m columns for one SpMV: dense column-major (AIJ x MATDENSE, MatProductNumeric(), what the block solvers use) against\n\
+interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
+  -n <200>             : grid points per direction (N = n^3 unknowns)\n\
+  -m <1,4,16>          : numbers of right-hand sides (columns of B), comma-separated\n\
+  -pc_type <none|jacobi> : preconditioner of every KSP\n\
+  -its <4>             : iterations per solve (every column runs exactly this many: rtol 1e-30)\n\
+  -runs <3>            : timed solves per (m, method), after a warm-up solve of one iteration\n\
+  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,bcgsm,pipebcgsm,rbicgstab\n\
+  -layout <true>       : time one SpMV of m columns dense and MAIJ for every m > 1 of -m\n\
+  -stream <true>       : measure the STREAM triad (false: no bandwidth fractions)\n\
+  -csv <file>, -layout_csv <file> : append one CSV row per (m, method), per m of the layout study\n\
+  The methods run one after the other, each with its own KSP that is destroyed before the next (the block solvers keep\n\
+  their work blocks until then: at n = 200, m = 16 one block of 16 columns is 1 GB, bcgsm keeps 8). The peak resident\n\
+  memory of the run is printed at the end. Every KSP also reads the options database (KSPSetFromOptions()). The timed\n\
+  solves are bracketed by MPI_Pcontrol(1) ... MPI_Pcontrol(0): with share/bench/cakpmpi/cakpmpi.c preloaded and\n\
+  CAKPMPI_PAUSED=1 only they are counted.\n\n";
+
+#include <cakrylov.h>
+
+#include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files */
+
+#define NMETHODS 5
+#define MAXM     8
+
+typedef struct {
+  const char *name;
+  KSPType     type;
+  PetscBool   separate; /* m KSPSolve()s on the columns; otherwise one KSPMatSolve() */
+  PetscBool   right;    /* right preconditioning, as in merged.c */
+  PetscBool   ours;     /* the library's types skip the identity PC; PETSc's copy the vector */
+  PetscReal   vec[2];   /* vector reads+writes per iteration and column besides SpMV and PC (PC none, with a PC): merged.c's counts */
+} Method;
+
+static const Method methods[NMETHODS] = {
+  {"bcgs-separate", KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}},
+  {"bcgs-matsolve", KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}},
+  {"bcgsm",         KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}},
+  {"pipebcgsm",     KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}},
+  {"rbicgstab",     KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}},
+};
+
+static const char *const PCTypes[] = {"none", "jacobi"};
+
+/* Passes over the matrix of PETSc's AIJ x dense product of m columns: MatMatMultNumericAdd_SeqAIJ_SeqDense() advances 4
+   columns per pass, then the remaining m mod 4 one by one */
+static PetscInt DensePasses(PetscInt m)
+{
+  return m / 4 + m % 4;
+}
+
+/* One solve of the m columns from X = 0 with exactly its iterations per column; checks that each ran them */
+static PetscErrorCode Solve(KSP ksp, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
+  PetscInt           done;
+  KSPConvergedReason reason;
+  PetscErrorCode (*f)(KSP, PetscInt *, const KSPConvergedReason *[], const PetscInt *[]) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetTolerances(ksp, 1e-30, 0.0, PETSC_DEFAULT, its));
+  if (method->separate) {
+    for (PetscInt j = 0; j < m; j++) {
+      Vec cb, cx;
+
+      PetscCall(MatDenseGetColumnVecRead(B, j, &cb));
+      PetscCall(MatDenseGetColumnVecWrite(X, j, &cx));
+      PetscCall(KSPSolve(ksp, cb, cx));
+      PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
+      PetscCall(MatDenseRestoreColumnVecRead(B, j, &cb));
+      PetscCall(KSPGetIterationNumber(ksp, &done));
+      PetscCall(KSPGetConvergedReason(ksp, &reason));
+      PetscCheck(done == its && reason == KSP_DIVERGED_ITS, comm, PETSC_ERR_NOT_CONVERGED, "%s column %" PetscInt_FMT " ran %" PetscInt_FMT " iterations (%s) instead of %" PetscInt_FMT, method->name, j, done, KSPConvergedReasons[reason], its);
+    }
+    PetscFunctionReturn(0);
+  }
+  PetscCall(MatZeroEntries(X));
+  PetscCall(KSPMatSolve(ksp, B, X));
+  PetscCall(KSPGetIterationNumber(ksp, &done));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCheck(done == its && reason == KSP_DIVERGED_ITS, comm, PETSC_ERR_NOT_CONVERGED, "%s ran %" PetscInt_FMT " iterations (%s) instead of %" PetscInt_FMT, method->name, done, KSPConvergedReasons[reason], its);
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", &f));
+  if (f) {
+    PetscInt                  mm;
+    const KSPConvergedReason *reasons;
+    const PetscInt           *colits;
+
+    PetscCall(CAKrylovKSPGetMatSolveConvergedReasons(ksp, &mm, &reasons, &colits));
+    PetscCheck(mm == m, comm, PETSC_ERR_PLIB, "%s reports %" PetscInt_FMT " columns instead of %" PetscInt_FMT, method->name, mm, m);
+    for (PetscInt j = 0; j < m; j++)
+      PetscCheck(colits[j] == its && reasons[j] == KSP_DIVERGED_ITS, comm, PETSC_ERR_NOT_CONVERGED, "%s column %" PetscInt_FMT " ran %" PetscInt_FMT " iterations (%s) instead of %" PetscInt_FMT, method->name, j, colits[j], KSPConvergedReasons[reasons[j]], its);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The times per RHS-iteration of runs solves (slowest rank, from a barrier), after a warm-up solve of one iteration that
+   allocates what the solver keeps; *block: the type advanced the columns together (it has a block solver) */
+static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscBool *block)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  KSP      ksp;
+  PC       kpc;
+  PetscErrorCode (*f)(KSP, PetscInt *, const KSPConvergedReason *[], const PetscInt *[]) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, method->type));
+  if (method->right) PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPGetPC(ksp, &kpc));
+  PetscCall(PCSetType(kpc, pc ? PCJACOBI : PCNONE));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", &f));
+  *block = !method->separate && f ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(Solve(ksp, method, B, X, m, 1));
+  PetscCallMPI(MPI_Pcontrol(1)); /* cakpmpi: count the timed solves only (with CAKPMPI_PAUSED=1) */
+  for (PetscInt r = 0; r < runs; r++) {
+    double t0, tl, tmax;
+
+    PetscCallMPI(MPI_Barrier(comm));
+    t0 = MPI_Wtime();
+    PetscCall(Solve(ksp, method, B, X, m, its));
+    tl = MPI_Wtime() - t0;
+    PetscCallMPI(MPI_Allreduce(&tl, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
+    t[r] = tmax / (its * m);
+  }
+  PetscCallMPI(MPI_Pcontrol(0));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+/* One SpMV of m columns both ways: dense column-major (AIJ x MATDENSE) and interleaved (MAIJ); a CSV row */
+static PetscErrorCode LayoutStudy(Mat A, PetscInt m, PetscReal mbytes, PetscReal tspmv, PetscReal triad, FILE *fp)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)A);
+  Mat         Bd, C, Am;
+  Vec         xm, ym;
+  PetscInt    nloc, N, n = 0;
+  PetscReal   tdense, tmaij, bdense, bmaij;
+  PetscRandom rnd;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(PetscRandomCreate(comm, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, NULL, &Bd));
+  PetscCall(MatSetRandom(Bd, rnd));
+  PetscCall(MatProductCreate(A, Bd, NULL, &C));
+  PetscCall(MatProductSetType(C, MATPRODUCT_AB));
+  PetscCall(MatProductSetFromOptions(C));
+  PetscCall(MatProductSymbolic(C));
+  PetscCall(TimedSpMV(C, NULL, NULL, &tdense));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&Bd));
+  PetscCall(MatCreateMAIJ(A, m, &Am));
+  PetscCall(MatCreateVecs(Am, &xm, &ym));
+  PetscCall(VecSetRandom(xm, rnd));
+  PetscCall(TimedSpMV(Am, xm, ym, &tmaij));
+  PetscCall(VecDestroy(&xm));
+  PetscCall(VecDestroy(&ym));
+  PetscCall(MatDestroy(&Am));
+  PetscCall(PetscRandomDestroy(&rnd));
+  while (n * n * n < N) n++;
+  bdense = DensePasses(m) * mbytes + 16.0 * N * m; /* the matrix once per pass; x read, y written once per column */
+  bmaij  = mbytes + 16.0 * N * m;                   /* the matrix once; the interleaved x and y contiguously */
+  PetscCall(PetscPrintf(comm, "m = %2" PetscInt_FMT ": dense %9.3f ms (%" PetscInt_FMT " pass%s over the matrix, %7.1f MB, %6.2f GB/s)   MAIJ %9.3f ms (1 pass, %7.1f MB, %6.2f GB/s)   %" PetscInt_FMT " x MatMult %9.3f ms   faster: %s (%.2fx)\n", m, (double)(1e3 * tdense), DensePasses(m), DensePasses(m) > 1 ? "es" : "", (double)(bdense / 1e6), (double)(bdense / tdense / 1e9), (double)(1e3 * tmaij), (double)(bmaij / 1e6), (double)(bmaij / tmaij / 1e9), m, (double)(1e3 * m * tspmv), tdense < tmaij ? "dense" : "MAIJ", (double)(tdense < tmaij ? tmaij / tdense : tdense / tmaij)));
+  if (fp) fprintf(fp, "%d,%d,%d,%d,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.4g,%.4g,%.4g,%s\n", (int)size, (int)n, (int)N, (int)m, (double)(1e3 * tdense), (double)(1e3 * tmaij), (double)(1e3 * m * tspmv), (int)DensePasses(m), (double)(bdense / 1e6), (double)(bmaij / 1e6), (double)(bdense / tdense / 1e9), (double)(bmaij / tmaij / 1e9), (double)triad, tdense < tmaij ? "dense" : "maij");
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm       comm;
+  PetscMPIInt    size;
+  DM             da;
+  Mat            A;
+  Vec            b, x;
+  PetscInt       n = 200, its = 4, runs = 3, pc = 0, N, nloc, mlist[MAXM] = {1, 4, 16}, nm = MAXM, nnames = NMETHODS, mstream = 0;
+  PetscReal     *t, nnz = 0.0, mbytes, tspmv, triad = 0.0, med[NMETHODS];
+  PetscBool      selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, layout = PETSC_TRUE, methodsset, mset;
+  char          *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "", laycsvname[PETSC_MAX_PATH_LEN] = "";
+  double         gbs = 0.0;
+  PetscLogDouble peak, peaksum;
+  FILE          *fp, *lfp;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(CAKrylovInitializePackage());
+  PetscCall(PetscMemorySetGetMaximumUsage());
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscOptionsBegin(comm, NULL, "Multiple right-hand sides benchmark", NULL);
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsIntArray("-m", "Numbers of right-hand sides", NULL, mlist, &nm, &mset));
+  if (!mset) nm = 3; /* the default list */
+  PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 2, PCTypes[pc], &pc, NULL));
+  PetscCall(PetscOptionsInt("-its", "Iterations per solve", NULL, its, &its, NULL));
+  PetscCall(PetscOptionsInt("-runs", "Timed solves per (m, method)", NULL, runs, &runs, NULL));
+  PetscCall(PetscOptionsStringArray("-methods", "Comma-separated methods to run", NULL, names, &nnames, &methodsset));
+  PetscCall(PetscOptionsBool("-layout", "Time one SpMV of m columns dense and MAIJ", NULL, layout, &layout, NULL));
+  PetscCall(PetscOptionsBool("-stream", "Measure the STREAM triad", NULL, stream, &stream, NULL));
+  PetscCall(PetscOptionsString("-csv", "Append one CSV row per (m, method) to this file", NULL, csvname, csvname, sizeof(csvname), NULL));
+  PetscCall(PetscOptionsString("-layout_csv", "Append one CSV row per m of the layout study to this file", NULL, laycsvname, laycsvname, sizeof(laycsvname), NULL));
+  PetscOptionsEnd();
+  PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " must be >= 2", n);
+  PetscCheck(its >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its %" PetscInt_FMT " must be >= 1", its);
+  PetscCheck(runs >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs %" PetscInt_FMT " must be >= 1", runs);
+  PetscCheck(nm >= 1, comm, PETSC_ERR_ARG_WRONG, "-m needs at least one number of right-hand sides");
+  for (PetscInt i = 0; i < nm; i++) PetscCheck(mlist[i] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-m %" PetscInt_FMT " must be >= 1", mlist[i]);
+  for (PetscInt i = 0; i < (methodsset ? nnames : 0); i++) {
+    PetscBool found = PETSC_FALSE;
+
+    for (PetscInt k = 0; k < NMETHODS && !found; k++) {
+      PetscCall(PetscStrcmp(names[i], methods[k].name, &found));
+      if (found) selected[k] = PETSC_TRUE;
+    }
+    PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown method %s in -methods", names[i]);
+    PetscCall(PetscFree(names[i]));
+  }
+  for (PetscInt k = 0; k < NMETHODS && !methodsset; k++) selected[k] = PETSC_TRUE;
+
+  PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
+  PetscCall(VecGetLocalSize(b, &nloc));
+  PetscCall(MatGetSize(A, &N, NULL));
+  mbytes = 12.0 * nnz + 4.0 * (N + 1); /* the matrix: values and column indices, row pointers */
+  if (stream) {
+    PetscCall(StreamTriad(comm, nloc, &mstream, &gbs));
+    triad = (PetscReal)gbs;
+  }
+  PetscCall(TimedSpMV(A, b, x, &tspmv));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+
+  PetscCall(PetscPrintf(comm, "Multiple right-hand sides benchmark (cakrylov %s): %d MPI rank%s, n = %" PetscInt_FMT ", N = %" PetscInt_FMT ", nnz = %.0f, PC %s, %" PetscInt_FMT " iterations per solve, %" PetscInt_FMT " timed solve%s per (m, method)\n", CAKRYLOV_VERSION_STRING, size, size > 1 ? "s" : "", n, N, (double)nnz, PCTypes[pc], its, runs, runs > 1 ? "s" : ""));
+  if (stream) PetscCall(PetscPrintf(comm, "STREAM triad (a = b + 3 c, %" PetscInt_FMT " doubles per array on rank 0, all ranks at once, best of %d): %.2f GB/s\n", mstream, STREAM_REPS, (double)triad));
+  else PetscCall(PetscPrintf(comm, "STREAM triad: not measured (-stream false)\n"));
+  PetscCall(PetscPrintf(comm, "SpMV alone (MatMult, AIJ, median of 10): %.3f ms\n\n", (double)(1e3 * tspmv)));
+
+  if (layout) {
+    lfp = NULL;
+    if (laycsvname[0]) PetscCall(OpenCSV(comm, laycsvname, "ranks,n,N,m,dense_ms,maij_ms,separate_ms,dense_passes,dense_mb,maij_mb,dense_gbs,maij_gbs,triad_gbs,faster", &lfp));
+    PetscCall(PetscPrintf(comm, "Layout of m columns for one SpMV (median of 10, slowest rank): dense column-major (AIJ x MATDENSE, MatProductNumeric()) vs interleaved (MatCreateMAIJ(A, m), MatMult())\n"));
+    for (PetscInt i = 0; i < nm; i++)
+      if (mlist[i] > 1) PetscCall(LayoutStudy(A, mlist[i], mbytes, tspmv, triad, lfp));
+    PetscCall(PetscPrintf(comm, "bytes (model): matrix M = 12 nnz + 4 (N+1) per pass over it (dense: PETSc's kernel passes once per 4 columns, then once per remaining column; MAIJ: once), plus 16 N per column (x read, y written)\n\n"));
+    if (lfp) fclose(lfp);
+  }
+
+  fp = NULL;
+  if (csvname[0]) PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,m,its,runs,method,path,median_ms,min_ms,max_ms,speedup,model_mb,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
+  PetscCall(PetscMalloc1(runs, &t));
+  for (PetscInt i = 0; i < nm; i++) {
+    const PetscInt m = mlist[i];
+    Mat            B, X;
+    PetscRandom    rnd;
+
+    PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, NULL, &B));
+    PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, NULL, &X));
+    PetscCall(PetscRandomCreate(comm, &rnd));
+    PetscCall(PetscRandomSetFromOptions(rnd));
+    PetscCall(MatSetRandom(B, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(MatZeroEntries(X));
+    PetscCall(PetscPrintf(comm, "m = %" PetscInt_FMT " right-hand sides           time per RHS-iteration [ms]   speedup over   bytes per RHS-iteration (model)\n", m));
+    PetscCall(PetscPrintf(comm, "method          path        median     min     max   bcgs-separate      MB     GB/s  of triad\n"));
+    PetscCall(PetscPrintf(comm, "--------------  -------  --------  ------  ------  -------------  ------  -------  --------\n"));
+    for (PetscInt k = 0; k < NMETHODS; k++) {
+      PetscBool block = PETSC_FALSE;
+      char      speedstr[16] = "-";
+      PetscReal tmin = PETSC_MAX_REAL, tmax = 0.0, spmv, pcbytes, bytes, speedup = -1.0;
+
+      if (!selected[k]) continue;
+      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, &block));
+      for (PetscInt r = 0; r < runs; r++) {
+        tmin = PetscMin(tmin, t[r]);
+        tmax = PetscMax(tmax, t[r]);
+      }
+      PetscCall(Median(runs, t, &med[k]));
+      if (selected[0]) {
+        speedup = med[0] / med[k];
+        PetscCall(PetscSNPrintf(speedstr, sizeof(speedstr), "%.3f", (double)speedup));
+      }
+      spmv    = block ? (DensePasses(m) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column */
+      pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);            /* jacobi: 2 applications; none: PETSc's types copy twice */
+      bytes   = 2.0 * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
+      PetscCall(PetscPrintf(comm, "%-14s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? "block" : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
+      if (fp) fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? "block" : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
+    }
+    PetscCall(PetscPrintf(comm, "\n"));
+    PetscCall(MatDestroy(&X));
+    PetscCall(MatDestroy(&B));
+  }
+  if (fp) fclose(fp);
+  PetscCall(PetscPrintf(comm, "time per RHS-iteration = solve time / (iterations x m), slowest rank, median of the timed solves (per-solve work included: initial\n"));
+  PetscCall(PetscPrintf(comm, "  residual, rbicgstab's lagged norm); speedup = bcgs-separate's median / the method's. path: block = the m columns advanced together\n"));
+  PetscCall(PetscPrintf(comm, "  (one AIJ x dense product per SpMV, one reduction per reduction point for all columns); columns = one KSPSolve() per column.\n"));
+  PetscCall(PetscPrintf(comm, "bytes per RHS-iteration (model) = 2 SpMVs (block: (passes M + 16 N m) / m, passes = m/4 + m mod 4; columns: M + 16 N; M = 12 nnz + 4 (N+1))\n"));
+  PetscCall(PetscPrintf(comm, "  + PC (jacobi: 2 x 24 N; none: PETSc's bcgs copies the vector twice, 2 x 16 N, the library's types skip it) + vecs x 8 N (merged.c's\n"));
+  PetscCall(PetscPrintf(comm, "  counts: bcgs 21, bcgsm 18, pipebcgsm 25 / 34 with a PC, rbicgstab 16 / 21). GB/s = model bytes / median time; of triad: that over the\n"));
+  PetscCall(PetscPrintf(comm, "  STREAM triad of this run (time x triad bandwidth = the bytes the triad would move in that time).\n"));
+  PetscCall(PetscMemoryGetMaximumUsage(&peak));
+  PetscCallMPI(MPI_Allreduce(&peak, &peaksum, 1, MPI_DOUBLE, MPI_SUM, comm));
+  PetscCall(PetscPrintf(comm, "peak resident memory of the run, all ranks: %.2f GB\n\n", (double)(peaksum / 1e9)));
+
+  PetscCall(PetscFree(t));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
