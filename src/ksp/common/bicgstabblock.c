@@ -365,6 +365,8 @@ PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCG
     bk->its[j]      = 0;
     bk->bnorm[j]    = 0.0;
     bk->restart[j]  = PETSC_TRUE;
+    bk->beta[j]     = 0.0;
+    bk->omega[j]    = 0.0;
   }
   bs->na = bk->m;
   PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
