@@ -33,14 +33,20 @@ typedef struct {
   PetscReal          *rnorm0, *ttol, *bnorm; /* per column: the default test's reference norm, tolerance, ||b|| (nonzero guess) */
   PetscScalar        *rho, *alpha, *omega, *beta; /* per column: the recurrence coefficients */
   PetscBool          *restart;             /* per column, pipebcgsm: the first iteration after the start (no old directions) */
+  PetscScalar        *rr;                  /* per column, rbicgstab: the local (r, r) of the last pass, summed with the next reduction */
   PetscScalar        *dots;                /* packed local dots of one reduction point (5 m) */
   PetscInt            nmatsolves;          /* block solves over all KSPMatSolve() calls (batches count one each) */
   PetscInt            last_m, last_its, last_reductions; /* the last block solve (last batch) */
   PetscBool           last_block;          /* it ran as a block (PETSC_FALSE: the column-by-column fallback) */
 } KSP_BiCGStabBlock;
 
+#define KSP_BICGSTABBLOCK_MAXWORK 15 /* work vectors of the family's iterations, at most */
+
 /* What the phases of one block solve (a type's KSPMatSolve()) share */
 typedef struct {
+  PetscInt           h[KSP_BICGSTABBLOCK_MAXWORK];     /* the block holding work vector i (with the identity PC the preconditioned vectors are the plain ones) */
+  Vec                w[KSP_BICGSTABBLOCK_MAXWORK + 2]; /* wrappers on the current column's slot of block h[i]; w[nwork]: x, w[nwork + 1]: b */
+  PetscInt           nkeep, keep[KSP_BICGSTABBLOCK_MAXWORK]; /* the blocks a column carries from one iteration to the next */
   const PetscScalar *ba;      /* B's array and leading dimension */
   PetscScalar       *xa;      /* X's */
   PetscInt           ldb, ldx;
@@ -84,7 +90,8 @@ PETSC_INTERN PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP);
 PETSC_INTERN PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP, PetscInt, PetscScalar *, PetscInt, const PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP);
 PETSC_INTERN PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP, PetscInt, PetscReal);
-PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, PetscInt, const PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *);
+PETSC_INTERN PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscReal);
 PETSC_INTERN PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP, PetscViewer, PetscInt, const char[]);

@@ -153,7 +153,7 @@ static PetscErrorCode KSPBCGSMBlockApplyOperator(KSP ksp, PetscInt which)
 }
 
 /* rt = p_0 = r_0, rho_0 = (r_0, r_0) per column in one reduction; the test of iteration 0; the columns that ended leave */
-static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs, const PetscInt keep[3])
+static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk = &bm->block;
@@ -176,8 +176,7 @@ static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs, co
     PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, bk->dots[s]));
   }
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &bs->na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -268,7 +267,7 @@ static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 
 /* line 16: beta = (rho_new / rho)(alpha / omega);  line 17: p = r + beta (p - omega v) per column (an exact (rt, r) = 0
    restarts the column from p = rt = r); the columns that ended leave the block */
-static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs, const PetscInt keep[3])
+static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk   = &bm->block;
@@ -305,8 +304,7 @@ static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs
       PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
     }
   }
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &bs->na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -334,14 +332,15 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
 
     PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, 2, in, out));
   }
+  PetscCall(KSPBlockMapWork_BiCGStabFamily(ksp, &bs, 0, NULL, 3, keep));
   PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &bs));
   PetscCall(KSPBlockInitialResidual_BiCGStabFamily(ksp, &bs, W_R, W_V, W_T));
-  PetscCall(KSPBCGSMBlockStart(ksp, &bs, keep));
+  PetscCall(KSPBCGSMBlockStart(ksp, &bs));
   while (bs.na) {
     PetscCall(KSPBCGSMBlockAlpha(ksp, &bs));
     PetscCall(KSPBCGSMBlockOmega(ksp, &bs));
     PetscCall(KSPBCGSMBlockUpdate(ksp, &bs));
-    PetscCall(KSPBCGSMBlockDirection(ksp, &bs, keep));
+    PetscCall(KSPBCGSMBlockDirection(ksp, &bs));
   }
   PetscCall(KSPBlockSolveEnd_BiCGStabFamily(ksp, B, X, &bs));
   PetscFunctionReturn(PETSC_SUCCESS);

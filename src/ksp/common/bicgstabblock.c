@@ -51,11 +51,11 @@ static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
   PetscCall(PetscFree2(bk->slot2col, bk->live));
   PetscCall(PetscFree2(bk->reason, bk->its));
   PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
-  PetscCall(PetscFree6(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->dots));
+  PetscCall(PetscFree7(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->rr, bk->dots));
   PetscCall(PetscMalloc2(m, &bk->slot2col, m, &bk->live));
   PetscCall(PetscMalloc2(m, &bk->reason, m, &bk->its));
   PetscCall(PetscMalloc3(m, &bk->rnorm0, m, &bk->ttol, m, &bk->bnorm));
-  PetscCall(PetscMalloc6(m, &bk->rho, m, &bk->alpha, m, &bk->omega, m, &bk->beta, m, &bk->restart, 5 * m, &bk->dots));
+  PetscCall(PetscMalloc7(m, &bk->rho, m, &bk->alpha, m, &bk->omega, m, &bk->beta, m, &bk->restart, m, &bk->rr, 5 * m, &bk->dots));
   bk->mcol = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -141,7 +141,7 @@ PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
   PetscCall(PetscFree2(bk->slot2col, bk->live));
   PetscCall(PetscFree2(bk->reason, bk->its));
   PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
-  PetscCall(PetscFree6(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->dots));
+  PetscCall(PetscFree7(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->rr, bk->dots));
   bk->mcol = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -234,24 +234,42 @@ PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Drops the slots whose column ended (reason != 0) from the leading *na, keeping the order of the others; the blocks
-   keep[0..nkeep) carry the state of the iteration and move with their column. Then all remaining slots are live. */
-PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, PetscInt nkeep, const PetscInt keep[], PetscInt *na)
+/* Drops the slots whose column ended (reason != 0) from the leading bs->na, keeping the order of the others; the blocks
+   bs->keep[] carry the state of the iteration and move with their column. Then all remaining slots are live, and the
+   views are those of the remaining columns. */
+PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           n  = 0;
 
   PetscFunctionBegin;
-  for (PetscInt s = 0; s < *na; s++) {
+  for (PetscInt s = 0; s < bs->na; s++) {
     if (bk->reason[bk->slot2col[s]]) continue;
     if (s != n) {
-      for (PetscInt k = 0; k < nkeep; k++) PetscCall(PetscArraycpy(bk->work + (keep[k] * bk->m + n) * bk->nloc, bk->work + (keep[k] * bk->m + s) * bk->nloc, bk->nloc));
+      for (PetscInt k = 0; k < bs->nkeep; k++) PetscCall(PetscArraycpy(bk->work + (bs->keep[k] * bk->m + n) * bk->nloc, bk->work + (bs->keep[k] * bk->m + s) * bk->nloc, bk->nloc));
       bk->slot2col[n] = bk->slot2col[s];
     }
     n++;
   }
   for (PetscInt s = 0; s < n; s++) bk->live[s] = PETSC_TRUE;
-  *na = n;
+  bs->na = n;
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* bs->h: work vector i in block i, but with the identity preconditioner the preconditioned vector pairs[2 p] in block
+   pairs[2 p + 1] (its plain one), p < npairs; bs->keep: the blocks of carry[0..ncarry) that are their own */
+PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt npairs, const PetscInt pairs[], PetscInt ncarry, const PetscInt carry[])
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(fam->nwork <= KSP_BICGSTABBLOCK_MAXWORK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, at most %d", fam->nwork, KSP_BICGSTABBLOCK_MAXWORK);
+  for (PetscInt i = 0; i < fam->nwork; i++) bs->h[i] = i;
+  for (PetscInt p = 0; fam->identity && p < npairs; p++) bs->h[pairs[2 * p]] = pairs[2 * p + 1];
+  bs->nkeep = 0;
+  for (PetscInt i = 0; i < ncarry; i++)
+    if (bs->h[carry[i]] == carry[i]) bs->keep[bs->nkeep++] = carry[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,12 +365,17 @@ PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* B's and X's arrays, every column iterating from slot = column, the views of all m columns; after KSPBlockSetUp_BiCGStabFamily() */
+/* B's and X's arrays, every column iterating from slot = column, the views of all m columns, the wrappers bs->w; after
+   KSPBlockMapWork_BiCGStabFamily() and KSPBlockSetUp_BiCGStabFamily() */
 PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCGStabBlockSolve *bs)
 {
-  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk  = &fam->block;
 
   PetscFunctionBegin;
+  for (PetscInt i = 0; i < fam->nwork; i++) bs->w[i] = bk->wrap[bs->h[i]];
+  bs->w[fam->nwork]     = bk->wrap[bk->nblocks]; /* x */
+  bs->w[fam->nwork + 1] = bk->wrap[bk->nblocks + 1]; /* b */
   if (ksp->res_hist_reset) ksp->res_hist_len = 0;
   PetscCall(MatDenseGetArrayRead(B, &bs->ba));
   PetscCall(MatDenseGetLDA(B, &bs->ldb));

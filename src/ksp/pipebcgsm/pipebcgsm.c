@@ -232,40 +232,29 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
    s = A p^, z = A s^ (the first also forms A x in w from x copied into r^) */
 enum { P_W, P_T, P_V, P_S, P_Z, P_COUNT };
 
-/* The phases' shared state: the block solve; h[i], the block holding work vector i (with the identity preconditioner the
-   hatted vectors are the plain ones); w[i] the wrapper on the current column's slot of it (w[W_COUNT]: x, w[W_COUNT + 1]:
-   b); the blocks a column carries from one iteration to the next */
-typedef struct {
-  KSP_BiCGStabBlockSolve bs;
-  PetscInt               h[W_COUNT];
-  Vec                    w[W_COUNT + 2];
-  PetscInt               nkeep, keep[W_COUNT];
-} KSPPIPEBCGSMBlock;
-
 /* y^ = M^{-1} y (not with the identity) and z = A y^ on the active columns (the product that writes z) */
-static PetscErrorCode KSPPIPEBCGSMBlockPrecMult(KSP ksp, KSPPIPEBCGSMBlock *pb, PetscInt y, PetscInt yh, PetscInt z)
+static PetscErrorCode KSPPIPEBCGSMBlockPrecMult(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt y, PetscInt yh, PetscInt z)
 {
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
   Mat                *a   = fam->block.alias;
 
   PetscFunctionBegin;
-  if (!fam->identity) PetscCall(PCMatApply(ksp->pc, a[pb->h[y]], a[pb->h[yh]]));
-  PetscCall(MatProductNumeric(a[pb->h[z]]));
+  if (!fam->identity) PetscCall(PCMatApply(ksp->pc, a[bs->h[y]], a[bs->h[yh]]));
+  PetscCall(MatProductNumeric(a[bs->h[z]]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* lines 1-2 per column: r^ = M^{-1} r, w = A r^, rt = r, [rho, (rt, w)] = [(r, r), (w, r)] in one reduction hidden behind
    w^ = M^{-1} w, t = A w^; the test of iteration 0, alpha = rho / (rt, w); the columns that ended leave */
-static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSPPIPEBCGSMBlock *pb)
+static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabBlock      *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  KSP_BiCGStabBlockSolve *bs   = &pb->bs;
-  const Vec              *w    = pb->w;
+  const Vec              *w    = bs->w;
   PetscScalar            *dots = bk->dots;
   MPI_Request             req;
 
   PetscFunctionBegin;
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_R, W_RH, W_W));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
   for (PetscInt s = 0; s < bs->na; s++) {
     const CAKrylovVecUpdate u[]  = {{.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}}}; /* rt = r */
     const Vec               dx[] = {w[W_R], w[W_W]}, dy[] = {w[W_R], w[W_R]};
@@ -273,7 +262,7 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSPPIPEBCGSMBlock *pb)
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 2, dx, dy, &dots[2 * s]));
   }
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots, &req));
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_W, W_WH, W_T));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
   PetscCall(CAKrylovReductionEnd(&req));
   bs->nred++;
   bs->maxnorm = 0.0;
@@ -290,19 +279,17 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSPPIPEBCGSMBlock *pb)
     PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
   }
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, pb->nkeep, pb->keep, &bs->na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* lines 4-5 (group A) per column with [theta, phi, pi] = [(q, y), (y, y), (q, q)] in one reduction hidden behind line 6:
    z^ = M^{-1} z, v = A z^;  line 7: omega = theta / phi, or the column ends at the half step x + alpha p^ */
-static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSPPIPEBCGSMBlock *pb)
+static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily     *fam  = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock      *bk   = &fam->block;
-  KSP_BiCGStabBlockSolve *bs   = &pb->bs;
-  const Vec              *w    = pb->w;
+  const Vec              *w    = bs->w;
   PetscScalar            *dots = bk->dots;
   MPI_Request             req;
 
@@ -317,11 +304,11 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSPPIPEBCGSMBlock *pb)
     bk->restart[col] = PETSC_FALSE;
   }
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots, &req));
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_Z, W_ZH, W_V));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
   PetscCall(CAKrylovReductionEnd(&req));
   bs->nred++;
   bs->maxnorm = 0.0;
-  for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], pb->h[W_PH]));
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bs->h[W_PH]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -351,12 +338,11 @@ static PetscErrorCode KSPPIPEBCGSMBlockCoefficients(KSP ksp, PetscInt s, const P
 /* line 13 (group B) and line 14 (group C) per column, the dots of C in one reduction hidden behind line 15: w^ = M^{-1} w,
    t = A w^; the test of iteration k per column (||r|| exact), the block's monitor, the coefficients of the next iteration;
    the columns that ended leave */
-static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSPPIPEBCGSMBlock *pb)
+static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily     *fam  = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock      *bk   = &fam->block;
-  KSP_BiCGStabBlockSolve *bs   = &pb->bs;
-  const Vec              *w    = pb->w;
+  const Vec              *w    = bs->w;
   PetscScalar            *dots = bk->dots;
   const PetscBool         wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
   const PetscInt          nd       = wantnorm ? 5 : 4;
@@ -377,7 +363,7 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSPPIPEBCGSMBlock *pb)
     PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
   }
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_W, W_WH, W_T));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
   PetscCall(CAKrylovReductionEnd(&req));
   bs->nred++;
   bs->k++;
@@ -387,78 +373,58 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSPPIPEBCGSMBlock *pb)
     if (!bk->reason[bk->slot2col[s]]) PetscCall(KSPPIPEBCGSMBlockCoefficients(ksp, s, &dots[nd * s]));
   }
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, pb->nkeep, pb->keep, &bs->na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Residual replacement of the active columns (all at iteration k), as KSPPIPEBCGSMReplace(): r = b - A x (x copied into
    the r^ block, A x into w), r^ = M^{-1} r, w = A r^, w^ = M^{-1} w, t = A w^, s = A p^, s^ = M^{-1} s, z = A s^,
    z^ = M^{-1} z, v = A z^ */
-static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSPPIPEBCGSMBlock *pb)
+static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily     *fam = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock      *bk  = &fam->block;
-  KSP_BiCGStabBlockSolve *bs  = &pb->bs;
-  const Vec              *w   = pb->w;
+  const Vec              *w   = bs->w;
 
   PetscFunctionBegin;
-  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (pb->h[W_RH] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bs->h[W_RH] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
   PetscCall(MatProductNumeric(bk->alias[W_W]));
   for (PetscInt s = 0; s < bs->na; s++) {
     const CAKrylovVecUpdate u[] = {{.y = w[W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[W_W]}}}; /* r = b - A x */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_R, W_RH, W_W));
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_W, W_WH, W_T));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
   PetscCall(MatProductNumeric(bk->alias[W_S]));
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_S, W_SH, W_Z));
-  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, pb, W_Z, W_ZH, W_V));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_S, W_SH, W_Z));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
   fam->nreplacements++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The blocks of the work vectors (h), the blocks a column carries (keep), the products of this solve */
-static PetscErrorCode KSPPIPEBCGSMBlockSetUp(KSP ksp, PetscInt m, KSPPIPEBCGSMBlock *pb)
+/* The blocks of the work vectors (with the identity r^ = r, w^ = w, s^ = s, q^ = q, z^ = z; p^ stays: it is the direction
+   p), the blocks a column carries, the products of this solve */
+static PetscErrorCode KSPPIPEBCGSMBlockSetUp(KSP ksp, PetscInt m, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *fam     = (KSP_BiCGStabFamily *)ksp->data;
+  const PetscInt      pairs[] = {W_RH, W_R, W_WH, W_W, W_SH, W_S, W_QH, W_Q, W_ZH, W_Z};
   const PetscInt      carry[] = {W_R, W_RT, W_RH, W_W, W_WH, W_T, W_PH, W_SH, W_S, W_Z, W_ZH, W_V};
-  PetscInt            in[P_COUNT], out[P_COUNT];
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < W_COUNT; i++) pb->h[i] = i;
-  if (fam->identity) { /* M^{-1} = I: r^ = r, w^ = w, s^ = s, q^ = q, z^ = z (p^ stays: it is the direction p) */
-    pb->h[W_RH] = W_R;
-    pb->h[W_WH] = W_W;
-    pb->h[W_SH] = W_S;
-    pb->h[W_QH] = W_Q;
-    pb->h[W_ZH] = W_Z;
+  PetscCall(KSPBlockMapWork_BiCGStabFamily(ksp, bs, 5, pairs, 12, carry));
+  {
+    const PetscInt in[P_COUNT] = {bs->h[W_RH], bs->h[W_WH], bs->h[W_ZH], W_PH, bs->h[W_SH]}, out[P_COUNT] = {W_W, W_T, W_V, W_S, W_Z};
+
+    PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, fam->replace_period > 0 ? P_COUNT : P_S, in, out));
   }
-  pb->nkeep = 0;
-  for (PetscInt i = 0; i < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(carry); i++)
-    if (pb->h[carry[i]] == carry[i]) pb->keep[pb->nkeep++] = carry[i];
-  in[P_W]  = pb->h[W_RH];
-  out[P_W] = W_W;
-  in[P_T]  = pb->h[W_WH];
-  out[P_T] = W_T;
-  in[P_V]  = pb->h[W_ZH];
-  out[P_V] = W_V;
-  in[P_S]  = W_PH;
-  out[P_S] = W_S;
-  in[P_Z]  = pb->h[W_SH];
-  out[P_Z] = W_Z;
-  PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, fam->replace_period > 0 ? P_COUNT : P_S, in, out));
-  for (PetscInt i = 0; i < W_COUNT; i++) pb->w[i] = fam->block.wrap[pb->h[i]];
-  pb->w[W_COUNT]     = fam->block.wrap[W_COUNT];
-  pb->w[W_COUNT + 1] = fam->block.wrap[W_COUNT + 1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPMatSolve_PIPEBCGSM(KSP ksp, Mat B, Mat X)
 {
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
-  KSPPIPEBCGSMBlock   pb  = {0};
+  KSP_BiCGStabBlockSolve bs = {0};
   PetscInt            m;
   PetscBool           use;
 
@@ -471,17 +437,17 @@ static PetscErrorCode KSPMatSolve_PIPEBCGSM(KSP ksp, Mat B, Mat X)
   PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &fam->identity));
   PetscCall(MatGetSize(B, NULL, &m));
-  PetscCall(KSPPIPEBCGSMBlockSetUp(ksp, m, &pb));
-  PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &pb.bs));
+  PetscCall(KSPPIPEBCGSMBlockSetUp(ksp, m, &bs));
+  PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &bs));
 
-  PetscCall(KSPBlockInitialResidual_BiCGStabFamily(ksp, &pb.bs, W_R, W_Q, W_Y)); /* right preconditioning: no scratch used */
-  PetscCall(KSPPIPEBCGSMBlockStart(ksp, &pb));
-  while (pb.bs.na) {
-    PetscCall(KSPPIPEBCGSMBlockGroupA(ksp, &pb));
-    PetscCall(KSPPIPEBCGSMBlockGroupBC(ksp, &pb));
-    if (fam->replace_period > 0 && pb.bs.na && pb.bs.k % fam->replace_period == 0) PetscCall(KSPPIPEBCGSMBlockReplace(ksp, &pb));
+  PetscCall(KSPBlockInitialResidual_BiCGStabFamily(ksp, &bs, W_R, W_Q, W_Y)); /* right preconditioning: no scratch used */
+  PetscCall(KSPPIPEBCGSMBlockStart(ksp, &bs));
+  while (bs.na) {
+    PetscCall(KSPPIPEBCGSMBlockGroupA(ksp, &bs));
+    PetscCall(KSPPIPEBCGSMBlockGroupBC(ksp, &bs));
+    if (fam->replace_period > 0 && bs.na && bs.k % fam->replace_period == 0) PetscCall(KSPPIPEBCGSMBlockReplace(ksp, &bs));
   }
-  PetscCall(KSPBlockSolveEnd_BiCGStabFamily(ksp, B, X, &pb.bs));
+  PetscCall(KSPBlockSolveEnd_BiCGStabFamily(ksp, B, X, &bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -690,6 +656,17 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    Non-blocking reductions progress only if the MPI library makes them progress; the overlap is real
    only where it does (hardware or asynchronous progress), or with manual progression,
    -ksp_pipebcgsm_progress test (`KSPPIPEBCGSMSetProgress()`).
+
+   `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
+   together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
+   fallback to a `KSPSolve()` per column): each z^ = M^{-1} z, v = A z^ and w^ = M^{-1} w, t = A w^ is one
+   `PCMatApply()` and one AIJ x dense product on the columns still iterating, the fused passes run per column, and the
+   dots of all columns of each reduction point are one `MPI_Iallreduce` in flight while those block applications run:
+   2 reductions per iteration for the block, as for one system. Residual replacement works in the block path: the
+   columns iterating share the iteration count, so every `-ksp_pipebcgsm_residual_replacement_period` iterations all
+   of them are replaced together (two more products per count of active columns are built for it). Differences from
+   `KSPSolve()`: an exact (rt, r) = 0, which `KSPSolve()` restarts from, ends the column with `KSP_DIVERGED_BREAKDOWN`;
+   -ksp_pipebcgsm_progress test does not poll in the block path (`PCMatApply()` and the product are not chunked).
 
    References:
 +  * - S. Cools, W. Vanroose, The communication-hiding pipelined BiCGstab method for the parallel solution

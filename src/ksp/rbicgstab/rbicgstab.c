@@ -57,6 +57,45 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* line 10 (pass B): t^ = z - alpha s;  with the identity t^ = r~ = r - alpha v, in place (w[]: the work vectors, the
+   preconditioned ones the plain ones with the identity) */
+static PetscErrorCode KSPRBiCGStabPassB(PetscBool identity, PetscScalar alpha, const Vec w[])
+{
+  const CAKrylovVecUpdate u[]  = {{.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}}};
+  const CAKrylovVecUpdate ui[] = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovVecFused(1, identity ? ui : u, 0, NULL, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 12 (pass C): r~ = r - alpha v (in r; done in pass B with the identity), [theta, phi, eta, psi] = [(t, r~), (t, t),
+   (r~, r~), (t, r0)] into dot[] */
+static PetscErrorCode KSPRBiCGStabPassC(PetscBool identity, PetscScalar alpha, const Vec w[], PetscScalar dot[4])
+{
+  const CAKrylovVecUpdate u[]  = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
+  const Vec               dx[] = {w[W_T], w[W_T], w[W_R], w[W_T]}, dy[] = {w[W_R], w[W_T], w[W_R], w[W_R0]};
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovVecFused(identity ? 0 : 1, u, 4, dx, dy, dot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lines 15 and 22 (pass D): x, r, z, v^, and the local (r, r) into *rr (wantnorm) for the test at the next reduction */
+static PetscErrorCode KSPRBiCGStabPassD(PetscBool identity, PetscBool wantnorm, PetscScalar alpha, PetscScalar omega, PetscScalar beta, Vec x, const Vec w[], PetscScalar *rr)
+{
+  CAKrylovVecUpdate u[4];
+  PetscInt          n = 0;
+
+  PetscFunctionBegin;
+  u[n++] = (CAKrylovVecUpdate){.y = x, .b = 1.0, .a = {alpha, omega}, .x = {w[W_VH], w[W_TH]}}; /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}};              /* r = r~ - omega t */
+  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0, -omega}, .x = {w[W_TH], w[W_Q]}}; /* z = t^ - omega q */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_VH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_Z], w[W_S]}}; /* v^ = z + beta (v^ - omega s) */
+  PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], rr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
 {
   KSP_BiCGStabFamily *rb   = (KSP_BiCGStabFamily *)ksp->data;
@@ -102,22 +141,9 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
     if (ksp->reason) break;
 
-    if (!rb->identity) { /* line 10 (pass B): t^ = z - alpha s */
-      const CAKrylovVecUpdate u[] = {{.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}}};
-
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-    } else { /* t^ = r~ = r - alpha v, in place */
-      const CAKrylovVecUpdate u[] = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
-
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-    }
+    PetscCall(KSPRBiCGStabPassB(rb->identity, alpha, w)); /* line 10 */
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_TH], w[W_T])); /* line 11: t = A t^ */
-    { /* line 12 (pass C): r~ = r - alpha v (in r; done in pass B with the identity), [theta, phi, eta, psi] */
-      const CAKrylovVecUpdate u[]  = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
-      const Vec               dx[] = {w[W_T], w[W_T], w[W_R], w[W_T]}, dy[] = {w[W_R], w[W_T], w[W_R], w[W_R0]};
-
-      PetscCall(CAKrylovVecFused(rb->identity ? 0 : 1, u, 4, dx, dy, dot));
-    }
+    PetscCall(KSPRBiCGStabPassC(rb->identity, alpha, w, dot)); /* line 12 */
     PetscCall(CAKrylovReductionBegin(comm, 4, dot, &req));
     if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_2, &req, w[W_T], w[W_Q])); /* line 13: q = M^{-1} t */
     PetscCall(CAKrylovReductionEnd(&req));
@@ -127,16 +153,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     KSPCheckDot(ksp, dot[3]);
     beta = (-omega * dot[3] / rho) * (alpha / omega); /* lines 20-21: rho_{j+1} = -omega psi; beta = (rho_{j+1} / rho_j)(alpha / omega) */
 
-    { /* lines 15 and 22 (pass D): x, r, z, v^ and the local (r, r) for the test at the next reduction */
-      CAKrylovVecUpdate u[4];
-      PetscInt          n = 0;
-
-      u[n++] = (CAKrylovVecUpdate){.y = X, .b = 1.0, .a = {alpha, omega}, .x = {w[W_VH], w[W_TH]}}; /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
-      u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}};              /* r = r~ - omega t */
-      if (!rb->identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0, -omega}, .x = {w[W_TH], w[W_Q]}}; /* z = t^ - omega q */
-      u[n++] = (CAKrylovVecUpdate){.y = w[W_VH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_Z], w[W_S]}}; /* v^ = z + beta (v^ - omega s) */
-      PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], &dot[1]));
-    }
+    PetscCall(KSPRBiCGStabPassD(rb->identity, wantnorm, alpha, omega, beta, X, w, &dot[1])); /* lines 15, 22 */
     PetscCall(CAKrylovKSPNextIteration(ksp));
     rb->nits++;
     if (!wantnorm) {
