@@ -264,7 +264,8 @@ int main(int argc, char **argv)
 }
 
 /*TEST
-   # KSPMatSolve() with bcgsm (pipebcgsm: right preconditioning only): m columns as one block against a KSPSolve() per column
+   # KSPMatSolve() with bcgsm, and with the communication-hiding pipebcgsm and rbicgstab (right preconditioning only): m columns
+   # as one block against a KSPSolve() per column
    testset:
       suffix: converged
       nsize: {{1 2 4}}
@@ -272,9 +273,9 @@ int main(int argc, char **argv)
       output_file: output/bcgsm_block_converged.out
 
    testset:
-      suffix: pipebcgsm_converged
+      suffix: hiding_converged
       nsize: {{1 2 4}}
-      args: -ksp_type pipebcgsm -nrhs {{1 4 7}} -pc_type {{none jacobi bjacobi}}
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs {{1 4 7}} -pc_type {{none jacobi bjacobi}}
       output_file: output/bcgsm_block_converged.out
 
    test:
@@ -284,9 +285,9 @@ int main(int argc, char **argv)
       output_file: output/bcgsm_block_count.out
 
    test:
-      suffix: pipebcgsm_nonzero_guess
+      suffix: hiding_nonzero_guess
       nsize: 2
-      args: -ksp_type pipebcgsm -nrhs 4 -nonzero_guess -pc_type {{jacobi bjacobi}} -count_reductions
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -nonzero_guess -pc_type {{jacobi bjacobi}} -count_reductions
       output_file: output/bcgsm_block_count.out
 
    # residual replacement every 5 iterations: the block replaces all its columns at once (they share the iteration count)
@@ -299,7 +300,7 @@ int main(int argc, char **argv)
    test:
       suffix: count
       nsize: {{2 4}}
-      args: -ksp_type {{bcgsm pipebcgsm}} -nrhs {{1 4 7}} -pc_type {{none jacobi}} -count_reductions
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs {{1 4 7}} -pc_type {{none jacobi}} -count_reductions
       output_file: output/bcgsm_block_count.out
 
    test:
@@ -308,15 +309,15 @@ int main(int argc, char **argv)
       args: -nrhs 4 -early_column 2 -ksp_atol 1e-9 -pc_type jacobi -ksp_pc_side {{left right}}
 
    test:
-      suffix: pipebcgsm_early
+      suffix: hiding_early
       nsize: {{1 2}}
-      args: -ksp_type pipebcgsm -nrhs 4 -early_column 2 -ksp_atol 1e-9 -pc_type jacobi
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -early_column 2 -ksp_atol 1e-9 -pc_type jacobi
       output_file: output/bcgsm_block_early.out
 
    test:
       suffix: zero
       nsize: {{1 2}}
-      args: -ksp_type {{bcgsm pipebcgsm}} -nrhs 4 -zero_column 1 -pc_type jacobi -count_reductions
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -zero_column 1 -pc_type jacobi -count_reductions
 
    test:
       suffix: nan
@@ -324,15 +325,15 @@ int main(int argc, char **argv)
       args: -nrhs 4 -nan_column 3 -pc_type jacobi -ksp_pc_side {{left right}}
 
    test:
-      suffix: pipebcgsm_nan
+      suffix: hiding_nan
       nsize: {{1 2}}
-      args: -ksp_type pipebcgsm -nrhs 4 -nan_column 3 -pc_type jacobi
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -nan_column 3 -pc_type jacobi
       output_file: output/bcgsm_block_nan.out
 
    test:
       suffix: batch
       nsize: 2
-      args: -ksp_type {{bcgsm pipebcgsm}} -nrhs 7 -ksp_matsolve_batch_size 3 -pc_type bjacobi
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 7 -ksp_matsolve_batch_size 3 -pc_type bjacobi
 
    test:
       suffix: fallback
@@ -347,6 +348,12 @@ int main(int argc, char **argv)
       filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
 
    test:
+      suffix: rbicgstab_fallback
+      nsize: 2
+      args: -ksp_type rbicgstab -nrhs 4 -user_test -pc_type jacobi -ksp_view
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+
+   test:
       suffix: view
       nsize: 2
       args: -nrhs 4 -pc_type jacobi -ksp_view
@@ -356,5 +363,11 @@ int main(int argc, char **argv)
       suffix: pipebcgsm_view
       nsize: 2
       args: -ksp_type pipebcgsm -nrhs 4 -pc_type jacobi -ksp_view
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+
+   test:
+      suffix: rbicgstab_view
+      nsize: 2
+      args: -ksp_type rbicgstab -nrhs 4 -pc_type jacobi -ksp_view
       filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
 TEST*/

@@ -82,8 +82,7 @@ PETSC_INTERN PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP, CAKryl
 PETSC_INTERN PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP, PetscViewer, PetscInt, const char[]);
 
 /* KSPMatSolve() of the family (src/ksp/common/bicgstabblock.c) */
-PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, PetscBool *);
-PETSC_INTERN PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP, Mat, Mat);
+PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP);

@@ -317,13 +317,8 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
   const PetscInt         keep[] = {W_R, W_RT, W_P}; /* what a column carries from one iteration to the next */
 
   PetscFunctionBegin;
-  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, &use));
-  if (!use) {
-    PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
-  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &bm->identity));
+  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, X, &use));
+  if (!use) PetscFunctionReturn(PETSC_SUCCESS);
   bm->right = !bm->identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
   bs.left   = !bm->identity && ksp->pc_side == PC_LEFT ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MatGetSize(B, NULL, &m));

@@ -16,33 +16,6 @@
 */
 #include <cakrylov/private/bicgstabfamily.h>
 
-/* Can the block path solve B? Otherwise (PetscInfo() says why) the type falls back to a KSPSolve() per column */
-PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, PetscBool *use)
-{
-  Mat          A;
-  MatNullSpace ns = NULL, tns = NULL;
-  PetscBool    aij, dense, scaled;
-  const char  *why = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
-  PetscCall(MatGetNullSpace(A, &ns));
-  PetscCall(MatGetTransposeNullSpace(A, &tns));
-  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
-  if (ksp->converged != KSPConvergedDefault) why = "a convergence test other than KSPConvergedDefault() is set";
-  else if (ksp->transpose_solve) why = "KSPMatSolveTranspose()";
-  else if (!aij) why = "the operator is not MATSEQAIJ/MATMPIAIJ";
-  else if (!dense) why = "the blocks are not MATSEQDENSE/MATMPIDENSE";
-  else if (ns || tns) why = "the operator has a null space";
-  else if (scaled) why = "the preconditioner scales the system (PCSetDiagonalScale())";
-  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) why = "the preconditioner side is neither left nor right";
-  *use = why ? PETSC_FALSE : PETSC_TRUE;
-  if (why) PetscCall(PetscInfo(ksp, "KSPMatSolve() with %s: column by column (KSPSolve() per column), because %s\n", ((PetscObject)ksp)->type_name, why));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The per-column arrays for m columns */
 static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
 {
@@ -88,7 +61,7 @@ PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nreducti
 }
 
 /* The fallback: KSPSolve() per column, as PETSc's KSPMatSolve() does for types without a block solver */
-PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
+static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           m;
@@ -110,6 +83,40 @@ PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
   }
   bk->last_block = PETSC_FALSE;
   PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, (PetscInt)(((KSP_BiCGStabFamily *)ksp->data)->nreductions - before)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Can the block path solve B? Then the fused-kernel options and whether M^{-1} = I are read; otherwise (PetscInfo() says
+   why) X is solved here by the fallback, a KSPSolve() per column */
+PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, Mat X, PetscBool *use)
+{
+  Mat          A;
+  MatNullSpace ns = NULL, tns = NULL;
+  PetscBool    aij, dense, scaled;
+  const char  *why = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCall(MatGetNullSpace(A, &ns));
+  PetscCall(MatGetTransposeNullSpace(A, &tns));
+  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
+  if (ksp->converged != KSPConvergedDefault) why = "a convergence test other than KSPConvergedDefault() is set";
+  else if (ksp->transpose_solve) why = "KSPMatSolveTranspose()";
+  else if (!aij) why = "the operator is not MATSEQAIJ/MATMPIAIJ";
+  else if (!dense) why = "the blocks are not MATSEQDENSE/MATMPIDENSE";
+  else if (ns || tns) why = "the operator has a null space";
+  else if (scaled) why = "the preconditioner scales the system (PCSetDiagonalScale())";
+  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) why = "the preconditioner side is neither left nor right";
+  *use = why ? PETSC_FALSE : PETSC_TRUE;
+  if (why) {
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() with %s: column by column (KSPSolve() per column), because %s\n", ((PetscObject)ksp)->type_name, why));
+    PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &((KSP_BiCGStabFamily *)ksp->data)->identity));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -570,7 +577,7 @@ PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP ksp, PetscBool on)
   Not Collective
 
   Input Parameter:
-. ksp - the `KSP` (`KSPBCGSM`)
+. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`)
 
   Output Parameters:
 + m       - the number of columns (0 before the first `KSPMatSolve()`)
@@ -586,7 +593,7 @@ PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP ksp, PetscBool on)
   one after the other and these arrays describe the last batch. Any output may be `NULL`. Errors on types without a
   block solver.
 
-.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
+.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
 @*/
 PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
 {

@@ -248,10 +248,10 @@ static PetscErrorCode KSPPIPEBCGSMBlockPrecMult(KSP ksp, KSP_BiCGStabBlockSolve 
    w^ = M^{-1} w, t = A w^; the test of iteration 0, alpha = rho / (rt, w); the columns that ended leave */
 static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
-  KSP_BiCGStabBlock      *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  const Vec              *w    = bs->w;
-  PetscScalar            *dots = bk->dots;
-  MPI_Request             req;
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const Vec         *w    = bs->w;
+  PetscScalar       *dots = bk->dots;
+  MPI_Request        req;
 
   PetscFunctionBegin;
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
@@ -287,11 +287,11 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
    z^ = M^{-1} z, v = A z^;  line 7: omega = theta / phi, or the column ends at the half step x + alpha p^ */
 static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
-  KSP_BiCGStabFamily     *fam  = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock      *bk   = &fam->block;
-  const Vec              *w    = bs->w;
-  PetscScalar            *dots = bk->dots;
-  MPI_Request             req;
+  KSP_BiCGStabFamily *fam  = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &fam->block;
+  const Vec          *w    = bs->w;
+  PetscScalar        *dots = bk->dots;
+  MPI_Request         req;
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < bs->na; s++) {
@@ -340,13 +340,13 @@ static PetscErrorCode KSPPIPEBCGSMBlockCoefficients(KSP ksp, PetscInt s, const P
    the columns that ended leave */
 static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
-  KSP_BiCGStabFamily     *fam  = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock      *bk   = &fam->block;
-  const Vec              *w    = bs->w;
-  PetscScalar            *dots = bk->dots;
-  const PetscBool         wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
-  const PetscInt          nd       = wantnorm ? 5 : 4;
-  MPI_Request             req;
+  KSP_BiCGStabFamily *fam      = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk       = &fam->block;
+  const Vec          *w        = bs->w;
+  PetscScalar        *dots     = bk->dots;
+  const PetscBool     wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt      nd       = wantnorm ? 5 : 4;
+  MPI_Request         req;
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < bs->na; s++) {
@@ -382,9 +382,9 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *
    z^ = M^{-1} z, v = A z^ */
 static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
-  KSP_BiCGStabFamily     *fam = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock      *bk  = &fam->block;
-  const Vec              *w   = bs->w;
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk  = &fam->block;
+  const Vec          *w   = bs->w;
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bs->h[W_RH] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
@@ -423,19 +423,14 @@ static PetscErrorCode KSPPIPEBCGSMBlockSetUp(KSP ksp, PetscInt m, KSP_BiCGStabBl
 
 static PetscErrorCode KSPMatSolve_PIPEBCGSM(KSP ksp, Mat B, Mat X)
 {
-  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlockSolve bs = {0};
-  PetscInt            m;
-  PetscBool           use;
+  KSP_BiCGStabFamily    *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlockSolve bs  = {0};
+  PetscInt               m;
+  PetscBool              use;
 
   PetscFunctionBegin;
-  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, &use));
-  if (!use) {
-    PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
-  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &fam->identity));
+  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, X, &use));
+  if (!use) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetSize(B, NULL, &m));
   PetscCall(KSPPIPEBCGSMBlockSetUp(ksp, m, &bs));
   PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &bs));
