@@ -1,6 +1,7 @@
 /*
    KSPMatSolve() of the merged BiCGStab family: the pieces every type's block iteration shares. A type's block solve
-   (KSPMatSolve_BCGSM()) advances m independent iterations together on dense column-major work blocks:
+   (KSPMatSolve_BCGSM(), KSPMatSolve_PIPEBCGSM(), KSPMatSolve_RBiCGStab()) advances m independent iterations together on
+   dense column-major work blocks:
 
      - the work blocks are plain arrays of nloc x m (lda nloc), allocated once per (m, layout, number of blocks) and
        kept until KSPReset()/KSPDestroy();
@@ -10,9 +11,13 @@
        are built when first needed (MatProductSymbolic() of MPIAIJ x MPIDENSE issues a reduction) and kept for later
        solves with the same operator (nonzero pattern), product pairing and layout;
      - the fused vector kernels run per column on sequential wrapper Vecs placed on a slot (VecPlaceArray()), with
-       local dots only; the dots of all columns of one reduction point go into one packed CAKrylovReduction();
+       local dots only; the dots of all columns of one reduction point go into one packed reduction (blocking for
+       bcgsm; for pipebcgsm and rbicgstab one CAKrylovReductionBegin()/End() around the block applications that hide it);
      - each column has its own coefficients, iteration count and convergence test: KSPConvergedDefault()'s test
-       applied per column with the KSP's tolerances (KSPBlockColumnTest_BiCGStabFamily()).
+       applied per column with the KSP's tolerances (KSPBlockColumnTest_BiCGStabFamily()), and the endings of
+       BiCGStab's omega step (KSPBlockOmega_BiCGStabFamily(), as CAKrylovBiCGStabOmega() for one system);
+     - with the identity preconditioner the preconditioned work vectors share the blocks of the plain ones
+       (KSPBlockMapWork_BiCGStabFamily()), as in the types' single solves.
 */
 #include <cakrylov/private/bicgstabfamily.h>
 
