@@ -330,6 +330,13 @@ int main(int argc, char **argv)
       args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -nan_column 3 -pc_type jacobi
       output_file: output/bcgsm_block_nan.out
 
+   # KSP_NORM_NONE: every column runs to max_it (KSP_DIVERGED_ITS, as its KSPSolve()), the reductions as one KSPSolve()'s
+   test:
+      suffix: norm_none
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -pc_type jacobi -ksp_norm_type none -ksp_max_it 20 -count_reductions
+      filter: grep -E "reason of its|iterations within|^KSPGet|global reductions"
+
    test:
       suffix: batch
       nsize: 2
