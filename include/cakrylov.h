@@ -129,7 +129,7 @@ CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP, PetscInt *)
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMSetProgress(KSP, CAKrylovProgressType, PetscInt);
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetProgress(KSP, CAKrylovProgressType *, PetscInt *);
 
-/* KSPMatSolve() of the types with a block solver (KSPBCGSM): how each column of the last block ended */
+/* KSPMatSolve() of the types with a block solver (KSPBCGSM, KSPPIPEBCGSM, KSPRBICGSTAB): how each column of the last block ended */
 CAKRYLOV_EXTERN PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP, PetscInt *, const KSPConvergedReason *[], const PetscInt *[]);
 
 /* PCMG bottom-solver hook: a Krylov method with a bottom-solve policy on the coarsest level of PCMG */

@@ -1,4 +1,4 @@
-static char help[] = "KSPMatSolve() with KSPBCGSM: m right-hand sides solved as one block against a KSPSolve() per column.\n"
+static char help[] = "KSPMatSolve() with KSPBCGSM (or -ksp_type pipebcgsm, rbicgstab): m right-hand sides solved as one block against a KSPSolve() per column.\n"
                      "-problem <poisson|convdiff>, -dim <2|3>, -n <points per direction>, -nrhs <m>, -nonzero_guess\n"
                      "-zero_column <j>, -nan_column <j> : column j is zero, or has a NaN entry\n"
                      "-early_column <j>, -early_scale <s> : column j is s times column 0 (with -ksp_atol it converges early)\n"
@@ -50,11 +50,13 @@ int main(int argc, char **argv)
   StencilProblem            problem = STENCIL_CONVDIFF;
   PetscInt                  dim = 2, n = 24, m = 4, zero = -1, nan = -1, early = -1, rstart, rend, nloc, maxit, nb, its_block, *its_single, longest = 0, offset;
   PetscReal                 peclet = 0.5, escale = 1e-5, rtol, atol, dtol;
-  PetscBool                 nonzero = PETSC_FALSE, user = PETSC_FALSE, count = PETSC_FALSE, allconv = PETSC_TRUE, resid = PETSC_TRUE, itsok = PETSC_TRUE, same = PETSC_TRUE;
+  PetscBool                 flg, nonzero = PETSC_FALSE, user = PETSC_FALSE, count = PETSC_FALSE, allconv = PETSC_TRUE, resid = PETSC_TRUE, itsok = PETSC_TRUE, same = PETSC_TRUE;
   KSPConvergedReason        reason_block, *reason_single;
   const KSPConvergedReason *reasons;
   const PetscInt           *its;
-  PetscInt                  nred_block, nred_single = 0;
+  PetscInt                  nred_block, nred_single = 0, perit;
+  KSPType                   type;
+  PetscBool                 pipe;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
@@ -119,11 +121,21 @@ int main(int argc, char **argv)
   PetscCall(KSPGetPCSide(ksp, &side));
   PetscCall(KSPGetNormType(ksp, &normtype));
   PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(PetscStrcmp(type, KSPPIPEBCGSM, &pipe));
+  PetscCall(PetscStrcmp(type, KSPBCGSM, &flg));
+  perit = flg ? 3 : 2; /* global reductions per iteration of one KSPSolve() */
 
   /* the reference: a KSPSolve() per column on a KSP of its own with the same settings (and the first use of the PC) */
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &single));
   PetscCall(KSPSetOperators(single, A, A));
-  PetscCall(KSPSetType(single, KSPBCGSM));
+  PetscCall(KSPSetType(single, type));
+  if (pipe) {
+    PetscInt period;
+
+    PetscCall(KSPPIPEBCGSMGetReplacementPeriod(ksp, &period));
+    PetscCall(KSPPIPEBCGSMSetReplacementPeriod(single, period));
+  }
   PetscCall(KSPGetPC(single, &spc));
   PetscCall(PCSetType(spc, pctype));
   PetscCall(KSPSetPCSide(single, side));
@@ -232,10 +244,10 @@ int main(int argc, char **argv)
   }
   if (nan >= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NaN column: %s\n", KSPConvergedReasons[reasons[nan - offset]]));
   if (early >= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "early column: converged before the longest column: %s\n", reasons[early - offset] > 0 && its[early - offset] < its_block ? "yes" : "NO"));
-  if (count) { /* one KSPSolve() of the longest column: 1 (+1 for ||b|| with a nonzero guess) + 3 per iteration; the block: the same + 3 per iteration it took more */
-    const PetscInt expected = nred_single + 3 * (its_block - its_single[longest]);
+  if (count) { /* one KSPSolve() of the longest column: 1 (+1 for ||b|| with a nonzero guess) + perit per iteration; the block: the same + perit per iteration it took more */
+    const PetscInt expected = nred_single + perit * (its_block - its_single[longest]);
 
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions of KSPMatSolve(), counted: those of one KSPSolve() (3 per iteration): %s\n", nred_block == expected ? "yes" : "NO"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions of KSPMatSolve(), counted: those of one KSPSolve() (the same per iteration): %s\n", nred_block == expected ? "yes" : "NO"));
     if (nred_block != expected) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  block %" PetscInt_FMT " in %" PetscInt_FMT " iterations, single %" PetscInt_FMT " in %" PetscInt_FMT "\n", nred_block, its_block, nred_single, its_single[longest]));
   }
 
@@ -252,11 +264,18 @@ int main(int argc, char **argv)
 }
 
 /*TEST
-   # KSPMatSolve() with bcgsm: m columns as one block against a KSPSolve() per column
+   # KSPMatSolve() with bcgsm, and with the communication-hiding pipebcgsm and rbicgstab (right preconditioning only): m columns
+   # as one block against a KSPSolve() per column
    testset:
       suffix: converged
       nsize: {{1 2 4}}
       args: -nrhs {{1 4 7}} -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{left right}}
+      output_file: output/bcgsm_block_converged.out
+
+   testset:
+      suffix: hiding_converged
+      nsize: {{1 2 4}}
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs {{1 4 7}} -pc_type {{none jacobi bjacobi}}
       output_file: output/bcgsm_block_converged.out
 
    test:
@@ -266,9 +285,22 @@ int main(int argc, char **argv)
       output_file: output/bcgsm_block_count.out
 
    test:
+      suffix: hiding_nonzero_guess
+      nsize: 2
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -nonzero_guess -pc_type {{jacobi bjacobi}} -count_reductions
+      output_file: output/bcgsm_block_count.out
+
+   # residual replacement every 5 iterations: the block replaces all its columns at once (they share the iteration count)
+   test:
+      suffix: pipebcgsm_replacement
+      nsize: {{1 2}}
+      args: -ksp_type pipebcgsm -nrhs 4 -ksp_pipebcgsm_residual_replacement_period 5 -pc_type {{none jacobi}} -count_reductions
+      output_file: output/bcgsm_block_count.out
+
+   test:
       suffix: count
       nsize: {{2 4}}
-      args: -nrhs {{1 4 7}} -pc_type {{none jacobi}} -count_reductions
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs {{1 4 7}} -pc_type {{none jacobi}} -count_reductions
       output_file: output/bcgsm_block_count.out
 
    test:
@@ -277,9 +309,15 @@ int main(int argc, char **argv)
       args: -nrhs 4 -early_column 2 -ksp_atol 1e-9 -pc_type jacobi -ksp_pc_side {{left right}}
 
    test:
+      suffix: hiding_early
+      nsize: {{1 2}}
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -early_column 2 -ksp_atol 1e-9 -pc_type jacobi
+      output_file: output/bcgsm_block_early.out
+
+   test:
       suffix: zero
       nsize: {{1 2}}
-      args: -nrhs 4 -zero_column 1 -pc_type jacobi -count_reductions
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -zero_column 1 -pc_type jacobi -count_reductions
 
    test:
       suffix: nan
@@ -287,9 +325,22 @@ int main(int argc, char **argv)
       args: -nrhs 4 -nan_column 3 -pc_type jacobi -ksp_pc_side {{left right}}
 
    test:
+      suffix: hiding_nan
+      nsize: {{1 2}}
+      args: -ksp_type {{pipebcgsm rbicgstab}} -nrhs 4 -nan_column 3 -pc_type jacobi
+      output_file: output/bcgsm_block_nan.out
+
+   # KSP_NORM_NONE: every column runs to max_it (KSP_DIVERGED_ITS, as its KSPSolve()), the reductions as one KSPSolve()'s
+   test:
+      suffix: norm_none
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -pc_type jacobi -ksp_norm_type none -ksp_max_it 20 -count_reductions
+      filter: grep -E "reason of its|iterations within|^KSPGet|global reductions"
+
+   test:
       suffix: batch
       nsize: 2
-      args: -nrhs 7 -ksp_matsolve_batch_size 3 -pc_type bjacobi
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 7 -ksp_matsolve_batch_size 3 -pc_type bjacobi
 
    test:
       suffix: fallback
@@ -298,8 +349,32 @@ int main(int argc, char **argv)
       filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
 
    test:
+      suffix: pipebcgsm_fallback
+      nsize: 2
+      args: -ksp_type pipebcgsm -nrhs 4 -user_test -pc_type jacobi -ksp_view
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+
+   test:
+      suffix: rbicgstab_fallback
+      nsize: 2
+      args: -ksp_type rbicgstab -nrhs 4 -user_test -pc_type jacobi -ksp_view
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+
+   test:
       suffix: view
       nsize: 2
       args: -nrhs 4 -pc_type jacobi -ksp_view
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+
+   test:
+      suffix: pipebcgsm_view
+      nsize: 2
+      args: -ksp_type pipebcgsm -nrhs 4 -pc_type jacobi -ksp_view
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+
+   test:
+      suffix: rbicgstab_view
+      nsize: 2
+      args: -ksp_type rbicgstab -nrhs 4 -pc_type jacobi -ksp_view
       filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
 TEST*/

@@ -22,7 +22,7 @@ typedef struct {
   Mat                *alias;               /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
   Mat                *cache;               /* (m + 1) nblocks views, built when first needed, kept with their products */
   PetscInt            na;                  /* columns of the current views */
-  PetscInt            nprod, prodin[2], prodout[2]; /* products alias[out] = A alias[in] (MatProductNumeric()) on every view */
+  PetscInt            nprod, prodin[5], prodout[5]; /* products alias[out] = A alias[in] (MatProductNumeric()) on every view */
   Mat                 A;                   /* the operator of the products, and its nonzero state when they were built */
   PetscObjectState    Astate;
   PetscInt            mcol;                /* per-column arrays hold this many columns */
@@ -31,12 +31,31 @@ typedef struct {
   KSPConvergedReason *reason;              /* per column: how it ended */
   PetscInt           *its;                 /* per column: iterations */
   PetscReal          *rnorm0, *ttol, *bnorm; /* per column: the default test's reference norm, tolerance, ||b|| (nonzero guess) */
-  PetscScalar        *rho, *alpha, *omega; /* per column: the recurrence coefficients */
-  PetscScalar        *dots;                /* packed local dots of one reduction point (3 m) */
+  PetscScalar        *rho, *alpha, *omega, *beta; /* per column: the recurrence coefficients */
+  PetscBool          *restart;             /* per column, pipebcgsm: the first iteration after the start (no old directions) */
+  PetscScalar        *rr;                  /* per column, rbicgstab: the local (r, r) of the last pass, summed with the next reduction */
+  PetscScalar        *dots;                /* packed local dots of one reduction point (5 m) */
   PetscInt            nmatsolves;          /* block solves over all KSPMatSolve() calls (batches count one each) */
   PetscInt            last_m, last_its, last_reductions; /* the last block solve (last batch) */
   PetscBool           last_block;          /* it ran as a block (PETSC_FALSE: the column-by-column fallback) */
 } KSP_BiCGStabBlock;
+
+#define KSP_BICGSTABBLOCK_MAXWORK 15 /* work vectors of the family's iterations, at most */
+
+/* What the phases of one block solve (a type's KSPMatSolve()) share */
+typedef struct {
+  PetscInt           h[KSP_BICGSTABBLOCK_MAXWORK];     /* the block holding work vector i (with the identity PC the preconditioned vectors are the plain ones) */
+  Vec                w[KSP_BICGSTABBLOCK_MAXWORK + 2]; /* wrappers on the current column's slot of block h[i]; w[nwork]: x, w[nwork + 1]: b */
+  PetscInt           nkeep, keep[KSP_BICGSTABBLOCK_MAXWORK]; /* the blocks a column carries from one iteration to the next */
+  const PetscScalar *ba;      /* B's array and leading dimension */
+  PetscScalar       *xa;      /* X's */
+  PetscInt           ldb, ldx;
+  PetscInt           na;      /* active columns: the first na slots */
+  PetscInt           k;       /* the block's iteration */
+  PetscInt           nred;    /* global reductions issued */
+  PetscReal          maxnorm; /* the largest residual norm tested in this iteration: what the block's monitor prints */
+  PetscBool          left;    /* left preconditioning, PC not the identity */
+} KSP_BiCGStabBlockSolve;
 
 typedef struct {
   const char         *name;           /* the type's prefix of its composed methods ("KSPRBiCGStab"), NULL: no progression */
@@ -63,16 +82,25 @@ PETSC_INTERN PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP, CAKryl
 PETSC_INTERN PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP, PetscViewer, PetscInt, const char[]);
 
 /* KSPMatSolve() of the family (src/ksp/common/bicgstabblock.c) */
-PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, PetscBool *);
-PETSC_INTERN PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP, Mat, Mat);
+PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP);
 PETSC_INTERN PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP, PetscInt, PetscScalar *, PetscInt, const PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP);
 PETSC_INTERN PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP, PetscInt, PetscReal);
-PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, PetscInt, const PetscInt[], PetscInt *);
+PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *);
+PETSC_INTERN PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscReal);
 PETSC_INTERN PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP, PetscViewer);
+PETSC_INTERN PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP, PetscViewer, PetscInt, const char[]);
+PETSC_INTERN PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP, Mat, Mat, KSP_BiCGStabBlockSolve *);
+PETSC_INTERN PetscErrorCode KSPBlockSolveEnd_BiCGStabFamily(KSP, Mat, Mat, KSP_BiCGStabBlockSolve *);
+PETSC_INTERN PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscInt, const CAKrylovVecUpdate[], PetscInt, const Vec[], const Vec[], PetscScalar[]);
+PETSC_INTERN void           KSPBlockEndColumn_BiCGStabFamily(KSP, PetscInt, KSPConvergedReason);
+PETSC_INTERN PetscErrorCode KSPBlockCheckCoefficient_BiCGStabFamily(KSP, PetscInt, PetscScalar, PetscBool, const char[], PetscBool *);
+PETSC_INTERN PetscErrorCode KSPBlockInitialResidual_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode KSPBlockInitialTest_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscScalar);
+PETSC_INTERN PetscErrorCode KSPBlockNormTest_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscScalar);
+PETSC_INTERN PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscScalar[3], PetscInt);
 PETSC_INTERN PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP, PetscBool);

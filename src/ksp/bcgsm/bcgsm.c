@@ -152,95 +152,8 @@ static PetscErrorCode KSPBCGSMBlockApplyOperator(KSP ksp, PetscInt which)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Column col ends with reason (its iteration count stays) */
-static inline void KSPBCGSMBlockEndColumn(KSP_BiCGStabBlock *bk, PetscInt slot, KSPConvergedReason reason)
-{
-  bk->reason[bk->slot2col[slot]] = reason;
-  bk->live[slot]                 = PETSC_FALSE;
-}
-
-/* An unusable coefficient ends its column (*bad): NaN/Inf (KSP_DIVERGED_NANORINF) or, if zero is unusable, 0 (breakdown) */
-static PetscErrorCode KSPBCGSMBlockCheckCoefficient(KSP ksp, KSP_BiCGStabBlock *bk, PetscInt slot, PetscScalar v, PetscBool zero, const char what[], PetscBool *bad)
-{
-  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
-
-  PetscFunctionBegin;
-  if (PetscIsInfOrNanScalar(v)) reason = KSP_DIVERGED_NANORINF;
-  else if (zero && v == 0.0) reason = KSP_DIVERGED_BREAKDOWN;
-  *bad = reason ? PETSC_TRUE : PETSC_FALSE;
-  if (!reason) PetscFunctionReturn(PETSC_SUCCESS);
-  KSPBCGSMBlockEndColumn(bk, slot, reason);
-  PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT " stops at iteration %" PetscInt_FMT ": %s = %g\n", bk->slot2col[slot], bk->its[bk->slot2col[slot]], what, (double)PetscRealPart(v)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* What the phases of one KSPMatSolve_BCGSM() share */
-typedef struct {
-  const PetscScalar *ba;      /* B's array and leading dimension */
-  PetscScalar       *xa;      /* X's */
-  PetscInt           ldb, ldx;
-  PetscInt           na;      /* active columns: the first na slots */
-  PetscInt           k;       /* the block's iteration */
-  PetscInt           nred;    /* global reductions issued */
-  PetscReal          maxnorm; /* the largest residual norm tested in this iteration: what the block's monitor prints */
-  PetscBool          left;    /* left preconditioning, PC not the identity */
-} KSPBCGSMBlockSolve;
-
-/* One fused group of the single solve on the column of slot s (w[] point at its columns, w[W_COUNT] at x, w[W_COUNT + 1] at b) */
-static PetscErrorCode KSPBCGSMBlockFused(KSP ksp, KSPBCGSMBlockSolve *bs, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
-{
-  PetscFunctionBegin;
-  PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
-  PetscCall(CAKrylovVecFused(nu, u, nd, dx, dy, dot));
-  PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning) per column, as KSPInitialResidual(); with a nonzero guess
-   also ||b|| (||M^{-1} b|| with the preconditioned norm), the reference of KSPConvergedDefault(), in one reduction */
-static PetscErrorCode KSPBCGSMBlockInitialResidual(KSP ksp, KSPBCGSMBlockSolve *bs)
-{
-  KSP_BiCGStabFamily     *bm   = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock      *bk   = &bm->block;
-  Vec                    *w    = bk->wrap;
-  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
-
-  PetscFunctionBegin;
-  if (ksp->guess_zero) { /* r_0 = b (M^{-1} b: b copied into the v block first, since B's column layout, e.g. a batch of
-                            KSPMatSolve(), need not be that of the work blocks, which PCMatApply() checks from PETSc 3.23 on) */
-    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + ((bs->left ? W_V : W_R) * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
-    if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[W_V], bk->alias[W_R]));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[0] * bk->m + s) * bk->nloc, bs->xa + s * bs->ldx, bk->nloc));
-  PetscCall(MatProductNumeric(bk->alias[bk->prodout[0]])); /* A x_0 */
-  for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[] = {{.y = w[bs->left ? W_V : W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
-
-    PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
-  }
-  if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[W_V], bk->alias[W_R]));
-  if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
-    const PetscBool pb = bs->left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
-
-    if (pb) { /* M^{-1} b into the s block, through a copy of b in the t block (B's column layout, as above) */
-      for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (W_T * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
-      PetscCall(PCMatApply(ksp->pc, bk->alias[W_T], bk->alias[W_S]));
-    }
-    for (PetscInt s = 0; s < bs->na; s++) {
-      const Vec v = pb ? w[W_S] : w[W_COUNT + 1];
-
-      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 0, NULL, 1, &v, &v, &bk->dots[s]));
-    }
-    PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
-    bs->nred++;
-    for (PetscInt s = 0; s < bs->na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* rt = p_0 = r_0, rho_0 = (r_0, r_0) per column in one reduction; the test of iteration 0; the columns that ended leave */
-static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSPBCGSMBlockSolve *bs, const PetscInt keep[3])
+static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk = &bm->block;
@@ -253,31 +166,22 @@ static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSPBCGSMBlockSolve *bs, const 
       {.y = w[W_P],  .a = {1.0}, .x = {w[W_R]}},
     };
 
-    PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 2, u, 1, &w[W_R], &w[W_R], &bk->dots[s]));
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 1, &w[W_R], &w[W_R], &bk->dots[s]));
   }
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
   bs->nred++;
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) {
-    const PetscInt  col   = bk->slot2col[s];
-    const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
-
-    bk->rho[col] = bk->dots[s];
-    if (PetscIsInfOrNanReal(rnorm)) bk->reason[col] = KSP_DIVERGED_NANORINF;
-    else {
-      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, 0, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
-      if (!bk->reason[col] && bk->dots[s] == 0.0) bk->reason[col] = KSP_CONVERGED_ATOL;
-      if (ksp->normtype != KSP_NORM_NONE) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
-    }
+    bk->rho[bk->slot2col[s]] = bk->dots[s];
+    PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, bk->dots[s]));
   }
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &bs->na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* line 5: v = Â p;  line 6: delta = (v, rt);  line 7: alpha = rho / delta;  line 8: s = r - alpha v */
-static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSPBCGSMBlockSolve *bs)
+static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk   = &bm->block;
@@ -287,29 +191,28 @@ static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSPBCGSMBlockSolve *bs)
 
   PetscFunctionBegin;
   PetscCall(KSPBCGSMBlockApplyOperator(ksp, 0));
-  for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, dots));
   bs->nred++;
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
 
-    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, dots[s], PETSC_TRUE, "(rt, Ap)", &bad));
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, dots[s], PETSC_TRUE, "(rt, Ap)", &bad));
     if (bad) continue;
     bk->alpha[col] = bk->rho[col] / dots[s];
-    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
   }
   for (PetscInt s = 0; s < bs->na; s++) {
     const CAKrylovVecUpdate u[] = {{.y = w[W_S], .a = {1.0, -bk->alpha[bk->slot2col[s]]}, .x = {w[W_R], w[W_V]}}};
 
-    if (bk->live[s]) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+    if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* line 9: t = Â s;  line 10: [phi, psi, theta] = [(t, s), (t, t), (s, s)];  line 11: omega = phi / psi, or the column ends at
-   the half step x + alpha p^ (as CAKrylovBiCGStabOmega() for one system: t = 0 with s = 0 converged, with s != 0 a breakdown;
-   omega = 0 converged if ||s|| passes the test, a breakdown otherwise; omega NaN/Inf keeps the half step) */
-static PetscErrorCode KSPBCGSMBlockOmega(KSP ksp, KSPBCGSMBlockSolve *bs)
+   the half step x + alpha p^ (KSPBlockOmega_BiCGStabFamily()) */
+static PetscErrorCode KSPBCGSMBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk   = &bm->block;
@@ -322,55 +225,19 @@ static PetscErrorCode KSPBCGSMBlockOmega(KSP ksp, KSPBCGSMBlockSolve *bs)
     const Vec dx[] = {w[W_T], w[W_T], w[W_S]}, dy[] = {w[W_S], w[W_T], w[W_S]};
 
     dots[3 * s] = dots[3 * s + 1] = dots[3 * s + 2] = 0.0;
-    if (bk->live[s]) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 0, NULL, 3, dx, dy, &dots[3 * s]));
+    if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 3, dx, dy, &dots[3 * s]));
   }
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots));
   bs->nred++;
   bs->maxnorm = 0.0;
-  for (PetscInt s = 0; s < bs->na; s++) {
-    const PetscInt     col  = bk->slot2col[s];
-    const PetscScalar *d    = &dots[3 * s];
-    PetscBool          half = PETSC_FALSE, bad; /* half: the column ends at the half step x + alpha p^ */
-    PetscReal          hnorm = 0.0;
-
-    if (!bk->live[s]) continue;
-    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, d[0], PETSC_FALSE, "(t, s)", &bad));
-    if (!bad) PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, d[1], PETSC_FALSE, "(t, t)", &bad));
-    if (bad) continue;
-    if (d[1] == 0.0) { /* t = 0: s = 0 solved the system at the half step, s != 0 is a breakdown */
-      if (d[2] != 0.0) {
-        KSPBCGSMBlockEndColumn(bk, s, KSP_DIVERGED_BREAKDOWN);
-        continue;
-      }
-      half = PETSC_TRUE;
-    } else {
-      bk->omega[col] = d[0] / d[1];
-      if (bk->omega[col] == 0.0) { /* s orthogonal to A s: converged if the half step's residual ||s|| passes */
-        half  = PETSC_TRUE;
-        hnorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(d[2])) : 0.0;
-      } else {
-        PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, bk->omega[col], PETSC_FALSE, "omega", &half)); /* NaN/Inf: keep the half step */
-      }
-    }
-    if (half) {
-      const CAKrylovVecUpdate u[] = {{.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col]}, .x = {w[bm->right ? W_PH : W_P]}}}; /* x += alpha p^ */
-
-      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
-      if (bk->reason[col]) continue; /* omega NaN/Inf: the half step is kept, the column has its reason */
-      bk->its[col] = bs->k + 1;
-      bk->live[s]  = PETSC_FALSE;
-      PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k + 1, hnorm));
-      bs->maxnorm = PetscMax(bs->maxnorm, hnorm);
-      if (d[1] == 0.0 && !bk->reason[col]) bk->reason[col] = KSP_CONVERGED_ATOL;
-      if (d[1] != 0.0 && (!bk->reason[col] || bk->reason[col] == KSP_DIVERGED_ITS)) bk->reason[col] = KSP_DIVERGED_BREAKDOWN;
-    }
-  }
+  for (PetscInt s = 0; s < bs->na; s++)
+    if (bk->live[s]) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bm->right ? W_PH : W_P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass per column, one reduction;
    the test of iteration k per column (||r|| exact) and the block's monitor */
-static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSPBCGSMBlockSolve *bs)
+static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk   = &bm->block;
@@ -387,27 +254,20 @@ static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSPBCGSMBlockSolve *bs)
     const Vec               dx[] = {w[W_R], w[W_R]}, dy[] = {w[W_RT], w[W_R]};
 
     dots[2 * s] = dots[2 * s + 1] = 0.0;
-    if (bk->live[s]) PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 2, u, 2, dx, dy, &dots[2 * s]));
+    if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 2, dx, dy, &dots[2 * s]));
   }
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots));
   bs->nred++;
   bs->k++;
-  for (PetscInt s = 0; s < bs->na; s++) {
-    const PetscInt  col   = bk->slot2col[s];
-    const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(dots[2 * s + 1]));
-
-    if (!bk->live[s]) continue;
-    bk->its[col] = bs->k;
-    PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
-    if (ksp->normtype != KSP_NORM_NONE && !PetscIsInfOrNanReal(rnorm)) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
-  }
+  for (PetscInt s = 0; s < bs->na; s++)
+    if (bk->live[s]) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, dots[2 * s + 1]));
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* line 16: beta = (rho_new / rho)(alpha / omega);  line 17: p = r + beta (p - omega v) per column (an exact (rt, r) = 0
    restarts the column from p = rt = r); the columns that ended leave the block */
-static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSPBCGSMBlockSolve *bs, const PetscInt keep[3])
+static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *bm   = (KSP_BiCGStabFamily *)ksp->data;
   KSP_BiCGStabBlock  *bk   = &bm->block;
@@ -428,44 +288,37 @@ static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSPBCGSMBlockSolve *bs, co
       };
 
       PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (rt, r) = 0 at iteration %" PetscInt_FMT ": restarting with p = rt = r\n", col, bs->k));
-      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 2, u, 0, NULL, NULL, NULL));
+      PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 0, NULL, NULL, NULL));
       bk->rho[col] = dots[2 * s + 1];
       continue;
     }
-    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, dots[2 * s], PETSC_FALSE, "(r, rt)", &bad));
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, dots[2 * s], PETSC_FALSE, "(r, rt)", &bad));
     if (bad) continue;
     beta = (dots[2 * s] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]);
-    PetscCall(KSPBCGSMBlockCheckCoefficient(ksp, bk, s, beta, PETSC_FALSE, "beta", &bad));
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, beta, PETSC_FALSE, "beta", &bad));
     if (bad) continue;
     bk->rho[col] = dots[2 * s];
     {
       const CAKrylovVecUpdate u[] = {{.y = w[W_P], .b = beta, .a = {1.0, -beta * bk->omega[col]}, .x = {w[W_R], w[W_V]}}};
 
-      PetscCall(KSPBCGSMBlockFused(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+      PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
     }
   }
-  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, 3, keep, &bs->na));
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
 {
-  KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock  *bk = &bm->block;
-  KSPBCGSMBlockSolve  bs = {0};
-  PetscInt            m;
-  PetscBool           use;
-  const PetscInt      keep[] = {W_R, W_RT, W_P}; /* what a column carries from one iteration to the next */
+  KSP_BiCGStabFamily    *bm = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlockSolve bs = {0};
+  PetscInt               m;
+  PetscBool              use;
+  const PetscInt         keep[] = {W_R, W_RT, W_P}; /* what a column carries from one iteration to the next */
 
   PetscFunctionBegin;
-  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, &use));
-  if (!use) {
-    PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
-  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &bm->identity));
+  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, X, &use));
+  if (!use) PetscFunctionReturn(PETSC_SUCCESS);
   bm->right = !bm->identity && ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
   bs.left   = !bm->identity && ksp->pc_side == PC_LEFT ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(MatGetSize(B, NULL, &m));
@@ -474,36 +327,17 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
 
     PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, 2, in, out));
   }
-  if (ksp->res_hist_reset) ksp->res_hist_len = 0;
-  PetscCall(MatDenseGetArrayRead(B, &bs.ba));
-  PetscCall(MatDenseGetLDA(B, &bs.ldb));
-  PetscCall(MatDenseGetArray(X, &bs.xa));
-  PetscCall(MatDenseGetLDA(X, &bs.ldx));
-  for (PetscInt j = 0; j < m; j++) {
-    bk->slot2col[j] = j;
-    bk->live[j]     = PETSC_TRUE;
-    bk->reason[j]   = KSP_CONVERGED_ITERATING;
-    bk->its[j]      = 0;
-    bk->bnorm[j]    = 0.0;
-  }
-  bs.na = m;
-  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs.na));
-
-  PetscCall(KSPBCGSMBlockInitialResidual(ksp, &bs));
-  PetscCall(KSPBCGSMBlockStart(ksp, &bs, keep));
+  PetscCall(KSPBlockMapWork_BiCGStabFamily(ksp, &bs, 0, NULL, 3, keep));
+  PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &bs));
+  PetscCall(KSPBlockInitialResidual_BiCGStabFamily(ksp, &bs, W_R, W_V, W_T));
+  PetscCall(KSPBCGSMBlockStart(ksp, &bs));
   while (bs.na) {
     PetscCall(KSPBCGSMBlockAlpha(ksp, &bs));
     PetscCall(KSPBCGSMBlockOmega(ksp, &bs));
     PetscCall(KSPBCGSMBlockUpdate(ksp, &bs));
-    PetscCall(KSPBCGSMBlockDirection(ksp, &bs, keep));
+    PetscCall(KSPBCGSMBlockDirection(ksp, &bs));
   }
-  PetscCall(MatDenseRestoreArray(X, &bs.xa));
-  PetscCall(MatDenseRestoreArrayRead(B, &bs.ba));
-  bm->nsolves++;
-  bm->nits += bs.k;
-  bm->nreductions += bs.nred;
-  bk->last_block = PETSC_TRUE;
-  PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, bs.nred));
+  PetscCall(KSPBlockSolveEnd_BiCGStabFamily(ksp, B, X, &bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -516,7 +350,7 @@ static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  merged vector operations: 3 global reductions, %d vector reads+writes per iteration (fused kernels; plus 2 operator applications)\n", ((KSP_BiCGStabFamily *)ksp->data)->right ? 19 : 18));
   PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, 0, NULL));
-  PetscCall(KSPViewBlock_BiCGStabFamily(ksp, viewer));
+  PetscCall(KSPViewBlock_BiCGStabFamily(ksp, viewer, 3, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

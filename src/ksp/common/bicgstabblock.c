@@ -1,6 +1,7 @@
 /*
    KSPMatSolve() of the merged BiCGStab family: the pieces every type's block iteration shares. A type's block solve
-   (KSPMatSolve_BCGSM()) advances m independent iterations together on dense column-major work blocks:
+   (KSPMatSolve_BCGSM(), KSPMatSolve_PIPEBCGSM(), KSPMatSolve_RBiCGStab()) advances m independent iterations together on
+   dense column-major work blocks:
 
      - the work blocks are plain arrays of nloc x m (lda nloc), allocated once per (m, layout, number of blocks) and
        kept until KSPReset()/KSPDestroy();
@@ -10,38 +11,15 @@
        are built when first needed (MatProductSymbolic() of MPIAIJ x MPIDENSE issues a reduction) and kept for later
        solves with the same operator (nonzero pattern), product pairing and layout;
      - the fused vector kernels run per column on sequential wrapper Vecs placed on a slot (VecPlaceArray()), with
-       local dots only; the dots of all columns of one reduction point go into one packed CAKrylovReduction();
+       local dots only; the dots of all columns of one reduction point go into one packed reduction (blocking for
+       bcgsm; for pipebcgsm and rbicgstab one CAKrylovReductionBegin()/End() around the block applications that hide it);
      - each column has its own coefficients, iteration count and convergence test: KSPConvergedDefault()'s test
-       applied per column with the KSP's tolerances (KSPBlockColumnTest_BiCGStabFamily()).
+       applied per column with the KSP's tolerances (KSPBlockColumnTest_BiCGStabFamily()), and the endings of
+       BiCGStab's omega step (KSPBlockOmega_BiCGStabFamily(), as CAKrylovBiCGStabOmega() for one system);
+     - with the identity preconditioner the preconditioned work vectors share the blocks of the plain ones
+       (KSPBlockMapWork_BiCGStabFamily()), as in the types' single solves.
 */
 #include <cakrylov/private/bicgstabfamily.h>
-
-/* Can the block path solve B? Otherwise (PetscInfo() says why) the type falls back to a KSPSolve() per column */
-PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, PetscBool *use)
-{
-  Mat          A;
-  MatNullSpace ns = NULL, tns = NULL;
-  PetscBool    aij, dense, scaled;
-  const char  *why = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
-  PetscCall(MatGetNullSpace(A, &ns));
-  PetscCall(MatGetTransposeNullSpace(A, &tns));
-  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
-  if (ksp->converged != KSPConvergedDefault) why = "a convergence test other than KSPConvergedDefault() is set";
-  else if (ksp->transpose_solve) why = "KSPMatSolveTranspose()";
-  else if (!aij) why = "the operator is not MATSEQAIJ/MATMPIAIJ";
-  else if (!dense) why = "the blocks are not MATSEQDENSE/MATMPIDENSE";
-  else if (ns || tns) why = "the operator has a null space";
-  else if (scaled) why = "the preconditioner scales the system (PCSetDiagonalScale())";
-  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) why = "the preconditioner side is neither left nor right";
-  *use = why ? PETSC_FALSE : PETSC_TRUE;
-  if (why) PetscCall(PetscInfo(ksp, "KSPMatSolve() with %s: column by column (KSPSolve() per column), because %s\n", ((PetscObject)ksp)->type_name, why));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* The per-column arrays for m columns */
 static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
@@ -51,11 +29,11 @@ static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
   PetscCall(PetscFree2(bk->slot2col, bk->live));
   PetscCall(PetscFree2(bk->reason, bk->its));
   PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
-  PetscCall(PetscFree4(bk->rho, bk->alpha, bk->omega, bk->dots));
+  PetscCall(PetscFree7(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->rr, bk->dots));
   PetscCall(PetscMalloc2(m, &bk->slot2col, m, &bk->live));
   PetscCall(PetscMalloc2(m, &bk->reason, m, &bk->its));
   PetscCall(PetscMalloc3(m, &bk->rnorm0, m, &bk->ttol, m, &bk->bnorm));
-  PetscCall(PetscMalloc4(m, &bk->rho, m, &bk->alpha, m, &bk->omega, 3 * m, &bk->dots));
+  PetscCall(PetscMalloc7(m, &bk->rho, m, &bk->alpha, m, &bk->omega, m, &bk->beta, m, &bk->restart, m, &bk->rr, 5 * m, &bk->dots));
   bk->mcol = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -88,7 +66,7 @@ PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nreducti
 }
 
 /* The fallback: KSPSolve() per column, as PETSc's KSPMatSolve() does for types without a block solver */
-PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
+static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           m;
@@ -110,6 +88,40 @@ PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
   }
   bk->last_block = PETSC_FALSE;
   PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, (PetscInt)(((KSP_BiCGStabFamily *)ksp->data)->nreductions - before)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Can the block path solve B? Then the fused-kernel options and whether M^{-1} = I are read; otherwise (PetscInfo() says
+   why) X is solved here by the fallback, a KSPSolve() per column */
+PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, Mat X, PetscBool *use)
+{
+  Mat          A;
+  MatNullSpace ns = NULL, tns = NULL;
+  PetscBool    aij, dense, scaled;
+  const char  *why = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCall(MatGetNullSpace(A, &ns));
+  PetscCall(MatGetTransposeNullSpace(A, &tns));
+  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
+  if (ksp->converged != KSPConvergedDefault) why = "a convergence test other than KSPConvergedDefault() is set";
+  else if (ksp->transpose_solve) why = "KSPMatSolveTranspose()";
+  else if (!aij) why = "the operator is not MATSEQAIJ/MATMPIAIJ";
+  else if (!dense) why = "the blocks are not MATSEQDENSE/MATMPIDENSE";
+  else if (ns || tns) why = "the operator has a null space";
+  else if (scaled) why = "the preconditioner scales the system (PCSetDiagonalScale())";
+  else if (ksp->pc_side != PC_LEFT && ksp->pc_side != PC_RIGHT) why = "the preconditioner side is neither left nor right";
+  *use = why ? PETSC_FALSE : PETSC_TRUE;
+  if (why) {
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() with %s: column by column (KSPSolve() per column), because %s\n", ((PetscObject)ksp)->type_name, why));
+    PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &((KSP_BiCGStabFamily *)ksp->data)->identity));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,7 +153,7 @@ PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
   PetscCall(PetscFree2(bk->slot2col, bk->live));
   PetscCall(PetscFree2(bk->reason, bk->its));
   PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
-  PetscCall(PetscFree4(bk->rho, bk->alpha, bk->omega, bk->dots));
+  PetscCall(PetscFree7(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->rr, bk->dots));
   bk->mcol = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -234,24 +246,42 @@ PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Drops the slots whose column ended (reason != 0) from the leading *na, keeping the order of the others; the blocks
-   keep[0..nkeep) carry the state of the iteration and move with their column. Then all remaining slots are live. */
-PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, PetscInt nkeep, const PetscInt keep[], PetscInt *na)
+/* Drops the slots whose column ended (reason != 0) from the leading bs->na, keeping the order of the others; the blocks
+   bs->keep[] carry the state of the iteration and move with their column. Then all remaining slots are live, and the
+   views are those of the remaining columns. */
+PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           n  = 0;
 
   PetscFunctionBegin;
-  for (PetscInt s = 0; s < *na; s++) {
+  for (PetscInt s = 0; s < bs->na; s++) {
     if (bk->reason[bk->slot2col[s]]) continue;
     if (s != n) {
-      for (PetscInt k = 0; k < nkeep; k++) PetscCall(PetscArraycpy(bk->work + (keep[k] * bk->m + n) * bk->nloc, bk->work + (keep[k] * bk->m + s) * bk->nloc, bk->nloc));
+      for (PetscInt k = 0; k < bs->nkeep; k++) PetscCall(PetscArraycpy(bk->work + (bs->keep[k] * bk->m + n) * bk->nloc, bk->work + (bs->keep[k] * bk->m + s) * bk->nloc, bk->nloc));
       bk->slot2col[n] = bk->slot2col[s];
     }
     n++;
   }
   for (PetscInt s = 0; s < n; s++) bk->live[s] = PETSC_TRUE;
-  *na = n;
+  bs->na = n;
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* bs->h: work vector i in block i, but with the identity preconditioner the preconditioned vector pairs[2 p] in block
+   pairs[2 p + 1] (its plain one), p < npairs; bs->keep: the blocks of carry[0..ncarry) that are their own */
+PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt npairs, const PetscInt pairs[], PetscInt ncarry, const PetscInt carry[])
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCheck(fam->nwork <= KSP_BICGSTABBLOCK_MAXWORK, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " work vectors, at most %d", fam->nwork, KSP_BICGSTABBLOCK_MAXWORK);
+  for (PetscInt i = 0; i < fam->nwork; i++) bs->h[i] = i;
+  for (PetscInt p = 0; fam->identity && p < npairs; p++) bs->h[pairs[2 * p]] = pairs[2 * p + 1];
+  bs->nkeep = 0;
+  for (PetscInt i = 0; i < ncarry; i++)
+    if (bs->h[carry[i]] == carry[i]) bs->keep[bs->nkeep++] = carry[i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -311,13 +341,216 @@ PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP ksp, PetscInt its, PetscReal r
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The -ksp_view lines of the block path */
-PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer)
+/* Column of slot `slot` ends with reason (its iteration count stays) */
+void KSPBlockEndColumn_BiCGStabFamily(KSP ksp, PetscInt slot, KSPConvergedReason reason)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  bk->reason[bk->slot2col[slot]] = reason;
+  bk->live[slot]                 = PETSC_FALSE;
+}
+
+/* An unusable coefficient v ends its column (*bad): NaN/Inf (KSP_DIVERGED_NANORINF) or, if zero is unusable, 0 (breakdown) */
+PetscErrorCode KSPBlockCheckCoefficient_BiCGStabFamily(KSP ksp, PetscInt slot, PetscScalar v, PetscBool zero, const char what[], PetscBool *bad)
+{
+  KSP_BiCGStabBlock *bk     = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
+
+  PetscFunctionBegin;
+  if (PetscIsInfOrNanScalar(v)) reason = KSP_DIVERGED_NANORINF;
+  else if (zero && v == 0.0) reason = KSP_DIVERGED_BREAKDOWN;
+  *bad = reason ? PETSC_TRUE : PETSC_FALSE;
+  if (!reason) PetscFunctionReturn(PETSC_SUCCESS);
+  KSPBlockEndColumn_BiCGStabFamily(ksp, slot, reason);
+  PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT " stops at iteration %" PetscInt_FMT ": %s = %g\n", bk->slot2col[slot], bk->its[bk->slot2col[slot]], what, (double)PetscRealPart(v)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One fused group of the single solve on the column of slot s (wrap[k] on its column of block k, wrap[nblocks] on x,
+   wrap[nblocks + 1] on b) */
+PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+{
+  PetscFunctionBegin;
+  PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
+  PetscCall(CAKrylovVecFused(nu, u, nd, dx, dy, dot));
+  PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* B's and X's arrays, every column iterating from slot = column, the views of all m columns, the wrappers bs->w; after
+   KSPBlockMapWork_BiCGStabFamily() and KSPBlockSetUp_BiCGStabFamily() */
+PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk  = &fam->block;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < fam->nwork; i++) bs->w[i] = bk->wrap[bs->h[i]];
+  bs->w[fam->nwork]     = bk->wrap[bk->nblocks]; /* x */
+  bs->w[fam->nwork + 1] = bk->wrap[bk->nblocks + 1]; /* b */
+  if (ksp->res_hist_reset) ksp->res_hist_len = 0;
+  PetscCall(MatDenseGetArrayRead(B, &bs->ba));
+  PetscCall(MatDenseGetLDA(B, &bs->ldb));
+  PetscCall(MatDenseGetArray(X, &bs->xa));
+  PetscCall(MatDenseGetLDA(X, &bs->ldx));
+  for (PetscInt j = 0; j < bk->m; j++) {
+    bk->slot2col[j] = j;
+    bk->live[j]     = PETSC_TRUE;
+    bk->reason[j]   = KSP_CONVERGED_ITERATING;
+    bk->its[j]      = 0;
+    bk->bnorm[j]    = 0.0;
+    bk->restart[j]  = PETSC_TRUE;
+    bk->beta[j]     = 0.0;
+    bk->omega[j]    = 0.0;
+  }
+  bs->na = bk->m;
+  PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The arrays back, the statistics, the block's reason and count */
+PetscErrorCode KSPBlockSolveEnd_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatDenseRestoreArray(X, &bs->xa));
+  PetscCall(MatDenseRestoreArrayRead(B, &bs->ba));
+  fam->nsolves++;
+  fam->nits += bs->k;
+  fam->nreductions += bs->nred;
+  fam->block.last_block = PETSC_TRUE;
+  PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, fam->block.m, bs->nred));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning) per column into block r, as KSPInitialResidual(), with the
+   product alias[prodout[0]] = A alias[prodin[0]] and the scratch blocks t1, t2; with a nonzero guess also ||b||
+   (||M^{-1} b|| with the preconditioned norm), the reference of KSPConvergedDefault(), in one reduction */
+PetscErrorCode KSPBlockInitialResidual_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt r, PetscInt t1, PetscInt t2)
+{
+  KSP_BiCGStabBlock      *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  Vec                    *w    = bk->wrap;
+  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
+  const PetscInt          y    = bs->left ? t1 : r; /* b - A x_0 goes here */
+
+  PetscFunctionBegin;
+  if (ksp->guess_zero) { /* r_0 = b (M^{-1} b: b copied into t1 first, since B's column layout, e.g. a batch of
+                            KSPMatSolve(), need not be that of the work blocks, which PCMatApply() checks from PETSc 3.23 on) */
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (y * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
+    if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[t1], bk->alias[r]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[0] * bk->m + s) * bk->nloc, bs->xa + s * bs->ldx, bk->nloc));
+  PetscCall(MatProductNumeric(bk->alias[bk->prodout[0]])); /* A x_0 */
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {{.y = w[y], .a = {1.0, -1.0}, .x = {w[bk->nblocks + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+  }
+  if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[t1], bk->alias[r]));
+  if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
+    const PetscBool pb = bs->left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
+
+    if (pb) { /* M^{-1} b into t1, through a copy of b in t2 (B's column layout, as above) */
+      for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (t2 * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
+      PetscCall(PCMatApply(ksp->pc, bk->alias[t2], bk->alias[t1]));
+    }
+    for (PetscInt s = 0; s < bs->na; s++) {
+      const Vec v = pb ? w[t1] : w[bk->nblocks + 1];
+
+      PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &v, &v, &bk->dots[s]));
+    }
+    PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
+    bs->nred++;
+    for (PetscInt s = 0; s < bs->na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The test of iteration 0 of the column in slot s with rr = (r_0, r_0) summed, as KSPInitialTest_BiCGStabFamily(): NaN ends
+   it, r_0 = 0 exactly converges; the block's monitor norm */
+PetscErrorCode KSPBlockInitialTest_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, PetscScalar rr)
+{
+  KSP_BiCGStabBlock *bk    = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     col   = bk->slot2col[s];
+  const PetscReal    rnorm = PetscSqrtReal(PetscAbsScalar(rr));
+
+  PetscFunctionBegin;
+  if (PetscIsInfOrNanReal(rnorm)) bk->reason[col] = KSP_DIVERGED_NANORINF;
+  else {
+    PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, 0, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
+    if (!bk->reason[col] && rr == 0.0) bk->reason[col] = KSP_CONVERGED_ATOL;
+    if (ksp->normtype != KSP_NORM_NONE) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The test of iteration bs->k of the live column in slot s with rr = (r, r) summed (||r|| exact), as KSPNormTest_BiCGStabFamily() */
+PetscErrorCode KSPBlockNormTest_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, PetscScalar rr)
+{
+  KSP_BiCGStabBlock *bk    = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     col   = bk->slot2col[s];
+  const PetscReal    rnorm = PetscSqrtReal(PetscAbsScalar(rr));
+
+  PetscFunctionBegin;
+  bk->its[col] = bs->k;
+  PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
+  if (ksp->normtype != KSP_NORM_NONE && !PetscIsInfOrNanReal(rnorm)) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* omega = (t, s) / (t, t) of the live column in slot s from d = [(t, s), (t, t), (s, s)] summed, or the column ends at the
+   half step x + alpha p^ (p^ in block ph), as CAKrylovBiCGStabOmega() for one system: t = 0 with s = 0 converged, with s != 0
+   a breakdown; omega = 0 converged if ||s|| passes the test, a breakdown otherwise; omega NaN/Inf keeps the half step */
+PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, const PetscScalar d[3], PetscInt ph)
+{
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     col  = bk->slot2col[s];
+  PetscBool          half = PETSC_FALSE, bad; /* half: the column ends at the half step x + alpha p^ */
+  PetscReal          hnorm = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, d[0], PETSC_FALSE, "(t, s)", &bad));
+  if (!bad) PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, d[1], PETSC_FALSE, "(t, t)", &bad));
+  if (bad) PetscFunctionReturn(PETSC_SUCCESS);
+  if (d[1] == 0.0) { /* t = 0: s = 0 solved the system at the half step, s != 0 is a breakdown */
+    if (d[2] != 0.0) {
+      KSPBlockEndColumn_BiCGStabFamily(ksp, s, KSP_DIVERGED_BREAKDOWN);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    half = PETSC_TRUE;
+  } else {
+    bk->omega[col] = d[0] / d[1];
+    if (bk->omega[col] == 0.0) { /* s orthogonal to A s: converged if the half step's residual ||s|| passes */
+      half  = PETSC_TRUE;
+      hnorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(d[2])) : 0.0;
+    } else {
+      PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->omega[col], PETSC_FALSE, "omega", &half)); /* NaN/Inf: keep the half step */
+    }
+  }
+  if (half) {
+    const CAKrylovVecUpdate u[] = {{.y = bk->wrap[bk->nblocks], .b = 1.0, .a = {bk->alpha[col]}, .x = {bk->wrap[ph]}}}; /* x += alpha p^ */
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+    if (bk->reason[col]) PetscFunctionReturn(PETSC_SUCCESS); /* omega NaN/Inf: the half step is kept, the column has its reason */
+    bk->its[col] = bs->k + 1;
+    bk->live[s]  = PETSC_FALSE;
+    PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k + 1, hnorm));
+    bs->maxnorm = PetscMax(bs->maxnorm, hnorm);
+    if (d[1] == 0.0 && !bk->reason[col]) bk->reason[col] = KSP_CONVERGED_ATOL;
+    if (d[1] != 0.0 && (!bk->reason[col] || bk->reason[col] == KSP_DIVERGED_ITS)) bk->reason[col] = KSP_DIVERGED_BREAKDOWN;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The -ksp_view lines of the block path: nred reductions per iteration for the block, hidden behind `hidden` (NULL: blocking) */
+PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt nred, const char hidden[])
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one SpMV pass and 3 reductions per iteration for the block\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one operator pass per SpMV of the iteration and %" PetscInt_FMT " %sreductions per iteration for the block%s%s\n", nred, hidden ? "non-blocking " : "", hidden ? ", each hidden behind " : "", hidden ? hidden : ""));
   if (bk->nmatsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? "together" : "column by column", bk->last_its, bk->last_reductions));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -349,7 +582,7 @@ PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP ksp, PetscBool on)
   Not Collective
 
   Input Parameter:
-. ksp - the `KSP` (`KSPBCGSM`)
+. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`)
 
   Output Parameters:
 + m       - the number of columns (0 before the first `KSPMatSolve()`)
@@ -365,7 +598,7 @@ PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP ksp, PetscBool on)
   one after the other and these arrays describe the last batch. Any output may be `NULL`. Errors on types without a
   block solver.
 
-.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
+.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
 @*/
 PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
 {

@@ -82,6 +82,55 @@ static PetscErrorCode KSPPIPEBCGSMReplace(KSP ksp, Vec *work)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The updates of group A (lines 4-5) into u[] (returns how many): the directions (first: the first iteration after a
+   (re)start, no old directions), q^, q, y; w[] are the work vectors (the hatted ones the plain ones with the identity) */
+static PetscInt KSPPIPEBCGSMGroupA(PetscBool identity, PetscBool first, PetscScalar alpha, PetscScalar beta, PetscScalar omega, const Vec w[], CAKrylovVecUpdate u[7])
+{
+  PetscInt n = 0;
+
+  if (first) { /* p^ = r^, s^ = w^, s = w, z = t */
+    u[n++] = (CAKrylovVecUpdate){.y = w[W_PH], .a = {1.0}, .x = {w[W_RH]}};
+    if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_SH], .a = {1.0}, .x = {w[W_WH]}};
+    u[n++] = (CAKrylovVecUpdate){.y = w[W_S], .a = {1.0}, .x = {w[W_W]}};
+    u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0}, .x = {w[W_T]}};
+  } else { /* p^ = r^ + beta (p^ - omega s^), s^ = w^ + beta (s^ - omega z^), s = w + beta (s - omega z), z = t + beta (z - omega v) */
+    u[n++] = (CAKrylovVecUpdate){.y = w[W_PH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_RH], w[W_SH]}};
+    if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_SH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_WH], w[W_ZH]}};
+    u[n++] = (CAKrylovVecUpdate){.y = w[W_S], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_W], w[W_Z]}};
+    u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_T], w[W_V]}};
+  }
+  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_QH], .a = {1.0, -alpha}, .x = {w[W_RH], w[W_SH]}}; /* q^ = r^ - alpha s^ */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_Q], .a = {1.0, -alpha}, .x = {w[W_R], w[W_S]}};                   /* q = r - alpha s */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_Y], .a = {1.0, -alpha}, .x = {w[W_W], w[W_Z]}};                   /* y = w - alpha z */
+  return n;
+}
+
+/* Group B (line 13) into u[] (returns how many): x = x + alpha p^ + omega q^,  r^ = q^ - omega w^ + omega alpha z^
+   (r^ = r comes from group C with the identity) */
+static PetscInt KSPPIPEBCGSMGroupB(PetscBool identity, PetscScalar alpha, PetscScalar omega, Vec x, const Vec w[], CAKrylovVecUpdate u[2])
+{
+  PetscInt n = 0;
+
+  u[n++] = (CAKrylovVecUpdate){.y = x, .b = 1.0, .a = {alpha, omega}, .x = {w[W_PH], w[W_QH]}};
+  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_RH], .a = {1.0, -omega, omega * alpha}, .x = {w[W_QH], w[W_WH], w[W_ZH]}};
+  return n;
+}
+
+/* Group C (line 14), one pass: r = q - omega y,  w = y - omega t + omega alpha v,  and the dots
+   [rho, psi, sigma, delta, nu] = [(r, rt), (z, rt), (w, rt), (s, rt), (r, r)] (the first 4 without the norm) into dot[] */
+static PetscErrorCode KSPPIPEBCGSMGroupC(PetscBool wantnorm, PetscScalar alpha, PetscScalar omega, const Vec w[], PetscScalar dot[5])
+{
+  const CAKrylovVecUpdate u[]  = {
+    {.y = w[W_R], .a = {1.0, -omega}, .x = {w[W_Q], w[W_Y]}},
+    {.y = w[W_W], .a = {1.0, -omega, omega * alpha}, .x = {w[W_Y], w[W_T], w[W_V]}},
+  };
+  const Vec               dx[] = {w[W_R], w[W_Z], w[W_W], w[W_S], w[W_R]}, dy[] = {w[W_RT], w[W_RT], w[W_RT], w[W_RT], w[W_R]};
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovVecFused(2, u, wantnorm ? 5 : 4, dx, dy, dot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
 {
   KSP_BiCGStabFamily *pb   = (KSP_BiCGStabFamily *)ksp->data;
@@ -117,23 +166,9 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
   while (!ksp->reason) {
     { /* lines 4-5 (group A): the directions, q^, q, y, and [theta, phi, pi] = [(q, y), (y, y), (q, q)] */
       CAKrylovVecUpdate u[7];
-      PetscInt          n    = 0;
+      const PetscInt    n    = KSPPIPEBCGSMGroupA(pb->identity, first, alpha, beta, omega, w, u);
       const Vec         dx[] = {w[W_Q], w[W_Y], w[W_Q]}, dy[] = {w[W_Y], w[W_Y], w[W_Q]};
 
-      if (first) { /* p^ = r^, s^ = w^, s = w, z = t */
-        u[n++] = (CAKrylovVecUpdate){.y = w[W_PH], .a = {1.0}, .x = {w[W_RH]}};
-        if (!pb->identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_SH], .a = {1.0}, .x = {w[W_WH]}};
-        u[n++] = (CAKrylovVecUpdate){.y = w[W_S], .a = {1.0}, .x = {w[W_W]}};
-        u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0}, .x = {w[W_T]}};
-      } else { /* p^ = r^ + beta (p^ - omega s^), s^ = w^ + beta (s^ - omega z^), s = w + beta (s - omega z), z = t + beta (z - omega v) */
-        u[n++] = (CAKrylovVecUpdate){.y = w[W_PH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_RH], w[W_SH]}};
-        if (!pb->identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_SH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_WH], w[W_ZH]}};
-        u[n++] = (CAKrylovVecUpdate){.y = w[W_S], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_W], w[W_Z]}};
-        u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_T], w[W_V]}};
-      }
-      if (!pb->identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_QH], .a = {1.0, -alpha}, .x = {w[W_RH], w[W_SH]}}; /* q^ = r^ - alpha s^ */
-      u[n++] = (CAKrylovVecUpdate){.y = w[W_Q], .a = {1.0, -alpha}, .x = {w[W_R], w[W_S]}};                        /* q = r - alpha s */
-      u[n++] = (CAKrylovVecUpdate){.y = w[W_Y], .a = {1.0, -alpha}, .x = {w[W_W], w[W_Z]}};                        /* y = w - alpha z */
       PetscCall(CAKrylovVecFused(n, u, 3, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, 3, dot, &req));
@@ -144,23 +179,13 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
     PetscCall(CAKrylovBiCGStabOmega(ksp, dot, alpha, X, w[W_PH], &omega, &pb->nits)); /* line 7: omega = theta / phi, or the end */
     if (ksp->reason) break;
 
-    { /* line 13 (group B): x = x + alpha p^ + omega q^,  r^ = q^ - omega w^ + omega alpha z^ (r^ = r comes from C with the identity) */
+    { /* line 13 (group B): x, r^ */
       CAKrylovVecUpdate u[2];
-      PetscInt          n = 0;
+      const PetscInt    n = KSPPIPEBCGSMGroupB(pb->identity, alpha, omega, X, w, u);
 
-      u[n++] = (CAKrylovVecUpdate){.y = X, .b = 1.0, .a = {alpha, omega}, .x = {w[W_PH], w[W_QH]}};
-      if (!pb->identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_RH], .a = {1.0, -omega, omega * alpha}, .x = {w[W_QH], w[W_WH], w[W_ZH]}};
       PetscCall(CAKrylovVecFused(n, u, 0, NULL, NULL, NULL));
     }
-    { /* line 14 (group C): r = q - omega y,  w = y - omega t + omega alpha v,  [rho, psi, sigma, delta, nu] */
-      const CAKrylovVecUpdate u[]  = {
-        {.y = w[W_R], .a = {1.0, -omega}, .x = {w[W_Q], w[W_Y]}},
-        {.y = w[W_W], .a = {1.0, -omega, omega * alpha}, .x = {w[W_Y], w[W_T], w[W_V]}},
-      };
-      const Vec               dx[] = {w[W_R], w[W_Z], w[W_W], w[W_S], w[W_R]}, dy[] = {w[W_RT], w[W_RT], w[W_RT], w[W_RT], w[W_R]};
-
-      PetscCall(CAKrylovVecFused(2, u, wantnorm ? 5 : 4, dx, dy, dot));
-    }
+    PetscCall(KSPPIPEBCGSMGroupC(wantnorm, alpha, omega, w, dot)); /* line 14 (group C): r, w, [rho, psi, sigma, delta, nu] */
     PetscCall(CAKrylovReductionBegin(comm, wantnorm ? 5 : 4, dot, &req));
     PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 1, &req, w[W_W], w[W_WH], w[W_T])); /* line 15: w^ = M^{-1} w, t = A w^ */
     PetscCall(CAKrylovReductionEnd(&req));
@@ -195,6 +220,232 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   KSPMatSolve(): the iteration above for m columns together (src/ksp/common/bicgstabblock.c has the machinery). Each
+   M^{-1}, A pair of the single solve is one PCMatApply() and one MatProductNumeric() (AIJ x dense) on the block of active
+   columns; the fused groups run once per column; the dots of all columns of each of the 2 reduction points of an
+   iteration are one MPI_Iallreduce, in flight while the block's z^ = M^{-1} z, v = A z^ (first) and w^ = M^{-1} w,
+   t = A w^ (second) are computed, as in the single solve. A column's arithmetic is that of its KSPSolve().
+*/
+
+/* The products alias[out] = A alias[in] of the block path: w = A r^, t = A w^, v = A z^, and for residual replacement
+   s = A p^, z = A s^ (the first also forms A x in w from x copied into r^) */
+enum { P_W, P_T, P_V, P_S, P_Z, P_COUNT };
+
+/* y^ = M^{-1} y (not with the identity) and z = A y^ on the active columns (the product that writes z) */
+static PetscErrorCode KSPPIPEBCGSMBlockPrecMult(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt y, PetscInt yh, PetscInt z)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  Mat                *a   = fam->block.alias;
+
+  PetscFunctionBegin;
+  if (!fam->identity) PetscCall(PCMatApply(ksp->pc, a[bs->h[y]], a[bs->h[yh]]));
+  PetscCall(MatProductNumeric(a[bs->h[z]]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lines 1-2 per column: r^ = M^{-1} r, w = A r^, rt = r, [rho, (rt, w)] = [(r, r), (w, r)] in one reduction hidden behind
+   w^ = M^{-1} w, t = A w^; the test of iteration 0, alpha = rho / (rt, w); the columns that ended leave */
+static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const Vec         *w    = bs->w;
+  PetscScalar       *dots = bk->dots;
+  MPI_Request        req;
+
+  PetscFunctionBegin;
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[]  = {{.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}}}; /* rt = r */
+    const Vec               dx[] = {w[W_R], w[W_W]}, dy[] = {w[W_R], w[W_R]};
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 2, dx, dy, &dots[2 * s]));
+  }
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots, &req));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
+  PetscCall(CAKrylovReductionEnd(&req));
+  bs->nred++;
+  bs->maxnorm = 0.0;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+    PetscBool      bad;
+
+    bk->rho[col] = dots[2 * s];
+    PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, dots[2 * s]));
+    if (bk->reason[col]) continue;
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, dots[2 * s + 1], PETSC_TRUE, "(rt, A r)", &bad));
+    if (bad) continue;
+    bk->alpha[col] = bk->rho[col] / dots[2 * s + 1];
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
+  }
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lines 4-5 (group A) per column with [theta, phi, pi] = [(q, y), (y, y), (q, q)] in one reduction hidden behind line 6:
+   z^ = M^{-1} z, v = A z^;  line 7: omega = theta / phi, or the column ends at the half step x + alpha p^ */
+static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *fam  = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &fam->block;
+  const Vec          *w    = bs->w;
+  PetscScalar        *dots = bk->dots;
+  MPI_Request         req;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt    col  = bk->slot2col[s];
+    const Vec         dx[] = {w[W_Q], w[W_Y], w[W_Q]}, dy[] = {w[W_Y], w[W_Y], w[W_Q]};
+    CAKrylovVecUpdate u[7];
+    const PetscInt    n = KSPPIPEBCGSMGroupA(fam->identity, bk->restart[col], bk->alpha[col], bk->beta[col], bk->omega[col], w, u);
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 3, dx, dy, &dots[3 * s]));
+    bk->restart[col] = PETSC_FALSE;
+  }
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots, &req));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
+  PetscCall(CAKrylovReductionEnd(&req));
+  bs->nred++;
+  bs->maxnorm = 0.0;
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bs->h[W_PH]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 16: beta = (alpha / omega)(rho_new / rho);  line 17: alpha = rho_new / ((w, rt) + beta (s, rt) - beta omega (z, rt))
+   for the column of slot s, from d = [rho_new, psi, sigma, delta] = [(r, rt), (z, rt), (w, rt), (s, rt)]; an exact
+   (r, rt) = 0, which the single solve restarts from, ends the column with a breakdown */
+static PetscErrorCode KSPPIPEBCGSMBlockCoefficients(KSP ksp, PetscInt s, const PetscScalar d[4])
+{
+  KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     col = bk->slot2col[s];
+  PetscScalar        den;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, d[0], PETSC_TRUE, "(r, rt)", &bad));
+  if (bad) PetscFunctionReturn(PETSC_SUCCESS);
+  bk->beta[col] = (bk->alpha[col] / bk->omega[col]) * (d[0] / bk->rho[col]);
+  den           = d[2] + bk->beta[col] * d[3] - bk->beta[col] * bk->omega[col] * d[1];
+  PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, den, PETSC_TRUE, "(rt, s_{j+1})", &bad));
+  if (bad) PetscFunctionReturn(PETSC_SUCCESS);
+  bk->alpha[col] = d[0] / den;
+  PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
+  bk->rho[col] = d[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 13 (group B) and line 14 (group C) per column, the dots of C in one reduction hidden behind line 15: w^ = M^{-1} w,
+   t = A w^; the test of iteration k per column (||r|| exact), the block's monitor, the coefficients of the next iteration;
+   the columns that ended leave */
+static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *fam      = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk       = &fam->block;
+  const Vec          *w        = bs->w;
+  PetscScalar        *dots     = bk->dots;
+  const PetscBool     wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+  const PetscInt      nd       = wantnorm ? 5 : 4;
+  MPI_Request         req;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt    col = bk->slot2col[s];
+    CAKrylovVecUpdate u[2];
+    PetscInt          n;
+
+    PetscCall(PetscArrayzero(&dots[nd * s], nd));
+    if (!bk->live[s]) continue;
+    n = KSPPIPEBCGSMGroupB(fam->identity, bk->alpha[col], bk->omega[col], w[W_COUNT], w, u);
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 0, NULL, NULL, NULL));
+    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
+    PetscCall(KSPPIPEBCGSMGroupC(wantnorm, bk->alpha[col], bk->omega[col], w, &dots[nd * s]));
+    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  }
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
+  PetscCall(CAKrylovReductionEnd(&req));
+  bs->nred++;
+  bs->k++;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    if (!bk->live[s]) continue;
+    PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, wantnorm ? dots[nd * s + 4] : 0.0));
+    if (!bk->reason[bk->slot2col[s]]) PetscCall(KSPPIPEBCGSMBlockCoefficients(ksp, s, &dots[nd * s]));
+  }
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Residual replacement of the active columns (all at iteration k), as KSPPIPEBCGSMReplace(): r = b - A x (x copied into
+   the r^ block, A x into w), r^ = M^{-1} r, w = A r^, w^ = M^{-1} w, t = A w^, s = A p^, s^ = M^{-1} s, z = A s^,
+   z^ = M^{-1} z, v = A z^ */
+static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk  = &fam->block;
+  const Vec          *w   = bs->w;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bs->h[W_RH] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
+  PetscCall(MatProductNumeric(bk->alias[W_W]));
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {{.y = w[W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[W_W]}}}; /* r = b - A x */
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+  }
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
+  PetscCall(MatProductNumeric(bk->alias[W_S]));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_S, W_SH, W_Z));
+  PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
+  fam->nreplacements++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The blocks of the work vectors (with the identity r^ = r, w^ = w, s^ = s, q^ = q, z^ = z; p^ stays: it is the direction
+   p), the blocks a column carries, the products of this solve */
+static PetscErrorCode KSPPIPEBCGSMBlockSetUp(KSP ksp, PetscInt m, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *fam     = (KSP_BiCGStabFamily *)ksp->data;
+  const PetscInt      pairs[] = {W_RH, W_R, W_WH, W_W, W_SH, W_S, W_QH, W_Q, W_ZH, W_Z};
+  const PetscInt      carry[] = {W_R, W_RT, W_RH, W_W, W_WH, W_T, W_PH, W_SH, W_S, W_Z, W_ZH, W_V};
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockMapWork_BiCGStabFamily(ksp, bs, 5, pairs, 12, carry));
+  {
+    const PetscInt in[P_COUNT] = {bs->h[W_RH], bs->h[W_WH], bs->h[W_ZH], W_PH, bs->h[W_SH]}, out[P_COUNT] = {W_W, W_T, W_V, W_S, W_Z};
+
+    PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, fam->replace_period > 0 ? P_COUNT : P_S, in, out));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMatSolve_PIPEBCGSM(KSP ksp, Mat B, Mat X)
+{
+  KSP_BiCGStabFamily    *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlockSolve bs  = {0};
+  PetscInt               m;
+  PetscBool              use;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, X, &use));
+  if (!use) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetSize(B, NULL, &m));
+  PetscCall(KSPPIPEBCGSMBlockSetUp(ksp, m, &bs));
+  PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &bs));
+
+  PetscCall(KSPBlockInitialResidual_BiCGStabFamily(ksp, &bs, W_R, W_Q, W_Y)); /* right preconditioning: no scratch used */
+  PetscCall(KSPPIPEBCGSMBlockStart(ksp, &bs));
+  while (bs.na) {
+    PetscCall(KSPPIPEBCGSMBlockGroupA(ksp, &bs));
+    PetscCall(KSPPIPEBCGSMBlockGroupBC(ksp, &bs));
+    if (fam->replace_period > 0 && bs.na && bs.k % fam->replace_period == 0) PetscCall(KSPPIPEBCGSMBlockReplace(ksp, &bs));
+  }
+  PetscCall(KSPBlockSolveEnd_BiCGStabFamily(ksp, B, X, &bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
 {
   KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;
@@ -209,6 +460,7 @@ static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
   if (pb->replace_period > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement every %" PetscInt_FMT " iterations\n", pb->replace_period));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  residual replacement off\n"));
   PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, pb->nreplacements, "residual replacements"));
+  PetscCall(KSPViewBlock_BiCGStabFamily(ksp, viewer, 2, "one block PC application and one block SpMV"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -400,6 +652,17 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    only where it does (hardware or asynchronous progress), or with manual progression,
    -ksp_pipebcgsm_progress test (`KSPPIPEBCGSMSetProgress()`).
 
+   `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
+   together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
+   fallback to a `KSPSolve()` per column): each z^ = M^{-1} z, v = A z^ and w^ = M^{-1} w, t = A w^ is one
+   `PCMatApply()` and one AIJ x dense product on the columns still iterating, the fused passes run per column, and the
+   dots of all columns of each reduction point are one `MPI_Iallreduce` in flight while those block applications run:
+   2 reductions per iteration for the block, as for one system. Residual replacement works in the block path: the
+   columns iterating share the iteration count, so every `-ksp_pipebcgsm_residual_replacement_period` iterations all
+   of them are replaced together (two more products per count of active columns are built for it). Differences from
+   `KSPSolve()`: an exact (rt, r) = 0, which `KSPSolve()` restarts from, ends the column with `KSP_DIVERGED_BREAKDOWN`;
+   -ksp_pipebcgsm_progress test does not poll in the block path (`PCMatApply()` and the product are not chunked).
+
    References:
 +  * - S. Cools, W. Vanroose, The communication-hiding pipelined BiCGstab method for the parallel solution
    of large unsymmetric linear systems, Parallel Computing 65 (2017).
@@ -417,11 +680,13 @@ PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
   ksp->ops->solve          = KSPSolve_PIPEBCGSM;
+  ksp->ops->matsolve       = KSPMatSolve_PIPEBCGSM;
   ksp->ops->destroy        = KSPDestroy_PIPEBCGSM;
   ksp->ops->view           = KSPView_PIPEBCGSM;
   ksp->ops->setfromoptions = KSPSetFromOptions_PIPEBCGSM;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetReplacementPeriod_C", KSPPIPEBCGSMSetReplacementPeriod_PIPEBCGSM));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetReplacementPeriod_C", KSPPIPEBCGSMGetReplacementPeriod_PIPEBCGSM));
+  PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

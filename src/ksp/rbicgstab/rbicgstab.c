@@ -57,6 +57,45 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* line 10 (pass B): t^ = z - alpha s;  with the identity t^ = r~ = r - alpha v, in place (w[]: the work vectors, the
+   preconditioned ones the plain ones with the identity) */
+static PetscErrorCode KSPRBiCGStabPassB(PetscBool identity, PetscScalar alpha, const Vec w[])
+{
+  const CAKrylovVecUpdate u[]  = {{.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}}};
+  const CAKrylovVecUpdate ui[] = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovVecFused(1, identity ? ui : u, 0, NULL, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 12 (pass C): r~ = r - alpha v (in r; done in pass B with the identity), [theta, phi, eta, psi] = [(t, r~), (t, t),
+   (r~, r~), (t, r0)] into dot[] */
+static PetscErrorCode KSPRBiCGStabPassC(PetscBool identity, PetscScalar alpha, const Vec w[], PetscScalar dot[4])
+{
+  const CAKrylovVecUpdate u[]  = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
+  const Vec               dx[] = {w[W_T], w[W_T], w[W_R], w[W_T]}, dy[] = {w[W_R], w[W_T], w[W_R], w[W_R0]};
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovVecFused(identity ? 0 : 1, u, 4, dx, dy, dot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lines 15 and 22 (pass D): x, r, z, v^, and the local (r, r) into *rr (wantnorm) for the test at the next reduction */
+static PetscErrorCode KSPRBiCGStabPassD(PetscBool identity, PetscBool wantnorm, PetscScalar alpha, PetscScalar omega, PetscScalar beta, Vec x, const Vec w[], PetscScalar *rr)
+{
+  CAKrylovVecUpdate u[4];
+  PetscInt          n = 0;
+
+  PetscFunctionBegin;
+  u[n++] = (CAKrylovVecUpdate){.y = x, .b = 1.0, .a = {alpha, omega}, .x = {w[W_VH], w[W_TH]}}; /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}};              /* r = r~ - omega t */
+  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0, -omega}, .x = {w[W_TH], w[W_Q]}}; /* z = t^ - omega q */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_VH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_Z], w[W_S]}}; /* v^ = z + beta (v^ - omega s) */
+  PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], rr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
 {
   KSP_BiCGStabFamily *rb   = (KSP_BiCGStabFamily *)ksp->data;
@@ -102,22 +141,9 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
     if (ksp->reason) break;
 
-    if (!rb->identity) { /* line 10 (pass B): t^ = z - alpha s */
-      const CAKrylovVecUpdate u[] = {{.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}}};
-
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-    } else { /* t^ = r~ = r - alpha v, in place */
-      const CAKrylovVecUpdate u[] = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
-
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
-    }
+    PetscCall(KSPRBiCGStabPassB(rb->identity, alpha, w)); /* line 10 */
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_TH], w[W_T])); /* line 11: t = A t^ */
-    { /* line 12 (pass C): r~ = r - alpha v (in r; done in pass B with the identity), [theta, phi, eta, psi] */
-      const CAKrylovVecUpdate u[]  = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
-      const Vec               dx[] = {w[W_T], w[W_T], w[W_R], w[W_T]}, dy[] = {w[W_R], w[W_T], w[W_R], w[W_R0]};
-
-      PetscCall(CAKrylovVecFused(rb->identity ? 0 : 1, u, 4, dx, dy, dot));
-    }
+    PetscCall(KSPRBiCGStabPassC(rb->identity, alpha, w, dot)); /* line 12 */
     PetscCall(CAKrylovReductionBegin(comm, 4, dot, &req));
     if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_2, &req, w[W_T], w[W_Q])); /* line 13: q = M^{-1} t */
     PetscCall(CAKrylovReductionEnd(&req));
@@ -127,16 +153,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     KSPCheckDot(ksp, dot[3]);
     beta = (-omega * dot[3] / rho) * (alpha / omega); /* lines 20-21: rho_{j+1} = -omega psi; beta = (rho_{j+1} / rho_j)(alpha / omega) */
 
-    { /* lines 15 and 22 (pass D): x, r, z, v^ and the local (r, r) for the test at the next reduction */
-      CAKrylovVecUpdate u[4];
-      PetscInt          n = 0;
-
-      u[n++] = (CAKrylovVecUpdate){.y = X, .b = 1.0, .a = {alpha, omega}, .x = {w[W_VH], w[W_TH]}}; /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
-      u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}};              /* r = r~ - omega t */
-      if (!rb->identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0, -omega}, .x = {w[W_TH], w[W_Q]}}; /* z = t^ - omega q */
-      u[n++] = (CAKrylovVecUpdate){.y = w[W_VH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_Z], w[W_S]}}; /* v^ = z + beta (v^ - omega s) */
-      PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], &dot[1]));
-    }
+    PetscCall(KSPRBiCGStabPassD(rb->identity, wantnorm, alpha, omega, beta, X, w, &dot[1])); /* lines 15, 22 */
     PetscCall(CAKrylovKSPNextIteration(ksp));
     rb->nits++;
     if (!wantnorm) {
@@ -159,6 +176,212 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   KSPMatSolve(): the iteration above for m columns together (src/ksp/common/bicgstabblock.c has the machinery).
+   v = A v^ and t = A t^ are one AIJ x dense product each on the block of active columns, s = M^{-1} v and q = M^{-1} t
+   (and z_0 = M^{-1} r_0) one PCMatApply(); the fused passes run once per column; the dots of all columns of each of the
+   2 reduction points of an iteration are one MPI_Iallreduce, in flight while the block's M^{-1} runs, as in the single
+   solve. Each column's ||r_k|| is tested with the next iteration's first reduction. A column's arithmetic is that of
+   its KSPSolve().
+*/
+
+enum { P_V, P_T, P_COUNT }; /* the products of the block path: v = A v^ (also A x_0, x_0 copied into v^), t = A t^ */
+
+/* y = M^{-1} x on the active columns (not with the identity), while a reduction is in flight */
+static PetscErrorCode KSPRBiCGStabBlockPCApply(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt x, PetscInt y)
+{
+  KSP_BiCGStabFamily *rb = (KSP_BiCGStabFamily *)ksp->data;
+
+  PetscFunctionBegin;
+  if (rb->identity) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMatApply(ksp->pc, rb->block.alias[x], rb->block.alias[y]));
+  rb->npc += bs->na;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lines 1-4 per column: r0 = r, rho = (r, r) in one reduction hidden behind z = M^{-1} r; v^ = z; the test of iteration 0;
+   the columns that ended leave */
+static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const Vec         *w    = bs->w;
+  PetscScalar       *dots = bk->dots;
+  MPI_Request        req;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {{.y = w[W_R0], .a = {1.0}, .x = {w[W_R]}}}; /* r0 = r */
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 1, &w[W_R], &w[W_R], &dots[s]));
+  }
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), bs->na, dots, &req));
+  PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_R, bs->h[W_Z])); /* line 3: z = M^{-1} r */
+  PetscCall(CAKrylovReductionEnd(&req));
+  bs->nred++;
+  bs->maxnorm = 0.0;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const CAKrylovVecUpdate u[] = {{.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}}; /* v^ = z */
+
+    bk->rho[bk->slot2col[s]] = dots[s];
+    PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, dots[s]));
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
+  }
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 6: v = A v^;  line 7 (pass A): delta = (v, r0), with the local (r_k, r_k) of pass D when *pending, in one reduction
+   hidden behind line 8: s = M^{-1} v; the test of iteration k one half step late (||r_k|| exact); line 9: alpha = rho / delta;
+   the columns that ended leave */
+static PetscErrorCode KSPRBiCGStabBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscBool *pending)
+{
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const Vec         *w    = bs->w;
+  PetscScalar       *dots = bk->dots;
+  const PetscInt     nd   = *pending ? 2 : 1;
+  MPI_Request        req;
+
+  PetscFunctionBegin;
+  PetscCall(MatProductNumeric(bk->alias[W_V]));
+  for (PetscInt s = 0; s < bs->na; s++) {
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_R0], &dots[nd * s]));
+    if (*pending) dots[nd * s + 1] = bk->rr[bk->slot2col[s]];
+  }
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
+  PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_V, bs->h[W_S]));
+  PetscCall(CAKrylovReductionEnd(&req));
+  bs->nred++;
+  if (*pending) {
+    bs->maxnorm = 0.0;
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, dots[nd * s + 1]));
+    PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
+    *pending = PETSC_FALSE;
+  }
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+    PetscBool      bad;
+
+    if (bk->reason[col]) continue;
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, dots[nd * s], PETSC_TRUE, "(r0, A M^{-1} p)", &bad));
+    if (bad) continue;
+    bk->alpha[col] = bk->rho[col] / dots[nd * s];
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
+  }
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* line 10 (pass B);  line 11: t = A t^;  line 12 (pass C) with [theta, phi, eta, psi] in one reduction hidden behind
+   line 13: q = M^{-1} t;  line 14: omega = theta / phi, or the column ends at the half step x + alpha v^;
+   lines 20-21: beta = (rho_{k+1} / rho_k)(alpha / omega) with rho_{k+1} = -omega psi */
+static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs)
+{
+  KSP_BiCGStabFamily *rb   = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk   = &rb->block;
+  PetscScalar        *dots = bk->dots;
+  MPI_Request         req;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
+    PetscCall(KSPRBiCGStabPassB(rb->identity, bk->alpha[bk->slot2col[s]], bs->w));
+    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  }
+  PetscCall(MatProductNumeric(bk->alias[W_T]));
+  for (PetscInt s = 0; s < bs->na; s++) {
+    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
+    PetscCall(KSPRBiCGStabPassC(rb->identity, bk->alpha[bk->slot2col[s]], bs->w, &dots[4 * s]));
+    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  }
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 4 * bs->na, dots, &req));
+  PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_T, bs->h[W_Q]));
+  PetscCall(CAKrylovReductionEnd(&req));
+  bs->nred++;
+  bs->maxnorm = 0.0;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+    PetscBool      bad;
+
+    PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[4 * s], W_VH));
+    if (!bk->live[s]) continue;
+    PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, dots[4 * s + 3], PETSC_FALSE, "(t, r0)", &bad));
+    if (bad) continue;
+    bk->beta[col] = (-bk->omega[col] * dots[4 * s + 3] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lines 15, 22 (pass D) per live column: x, r, z, v^ and the local (r, r) for the test at the next reduction (*pending);
+   rho_{k+1} = -omega psi; an exact psi = (r_{k+1}, r0) = 0, which KSPSolve() restarts from, ends the column (breakdown);
+   with KSP_NORM_NONE the test of iteration k; the columns that ended leave */
+static PetscErrorCode KSPRBiCGStabBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscBool *pending)
+{
+  KSP_BiCGStabFamily *rb       = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk       = &rb->block;
+  const PetscScalar  *dots     = bk->dots;
+  const PetscBool     wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+
+    if (!bk->live[s]) continue;
+    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
+    PetscCall(KSPRBiCGStabPassD(rb->identity, wantnorm, bk->alpha[col], bk->omega[col], bk->beta[col], bs->w[W_COUNT], bs->w, &bk->rr[col]));
+    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  }
+  bs->k++;
+  for (PetscInt s = 0; s < bs->na; s++) {
+    const PetscInt col = bk->slot2col[s];
+
+    if (!bk->live[s]) continue;
+    bk->its[col] = bs->k;
+    if (!wantnorm) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, 0.0));
+    if (!bk->reason[col] && dots[4 * s + 3] == 0.0) {
+      PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (r, r0) = 0 at iteration %" PetscInt_FMT ": breakdown\n", col, bs->k));
+      KSPBlockEndColumn_BiCGStabFamily(ksp, s, KSP_DIVERGED_BREAKDOWN);
+    }
+    bk->rho[col] = -bk->omega[col] * dots[4 * s + 3];
+  }
+  if (!wantnorm) PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, 0.0));
+  *pending = wantnorm;
+  PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMatSolve_RBiCGStab(KSP ksp, Mat B, Mat X)
+{
+  KSP_BiCGStabBlockSolve bs      = {0};
+  const PetscInt         pairs[] = {W_Z, W_R, W_TH, W_R, W_S, W_V, W_Q, W_T}; /* with the identity z, t^ are r, s is v, q is t */
+  const PetscInt         carry[] = {W_R0, W_R, W_Z, W_VH, W_V, W_S};
+  PetscBool              use, pending = PETSC_FALSE; /* pending: the columns' ||r_k|| are to be tested at the next reduction */
+  PetscInt               m;
+
+  PetscFunctionBegin;
+  PetscCall(KSPMatSolveUseBlock_BiCGStabFamily(ksp, B, X, &use));
+  if (!use) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetSize(B, NULL, &m));
+  PetscCall(KSPBlockMapWork_BiCGStabFamily(ksp, &bs, 4, pairs, 6, carry));
+  {
+    const PetscInt in[P_COUNT] = {W_VH, bs.h[W_TH]}, out[P_COUNT] = {W_V, W_T};
+
+    PetscCall(KSPBlockSetUp_BiCGStabFamily(ksp, m, W_COUNT, P_COUNT, in, out));
+  }
+  PetscCall(KSPBlockSolveBegin_BiCGStabFamily(ksp, B, X, &bs));
+
+  PetscCall(KSPBlockInitialResidual_BiCGStabFamily(ksp, &bs, W_R, W_T, W_Q)); /* right preconditioning: no scratch used */
+  PetscCall(KSPRBiCGStabBlockStart(ksp, &bs));
+  while (bs.na) {
+    PetscCall(KSPRBiCGStabBlockAlpha(ksp, &bs, &pending));
+    if (!bs.na) break;
+    PetscCall(KSPRBiCGStabBlockOmega(ksp, &bs));
+    PetscCall(KSPRBiCGStabBlockUpdate(ksp, &bs, &pending));
+  }
+  PetscCall(KSPBlockSolveEnd_BiCGStabFamily(ksp, B, X, &bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPView_RBiCGStab(KSP ksp, PetscViewer viewer)
 {
   KSP_BiCGStabFamily *rb = (KSP_BiCGStabFamily *)ksp->data;
@@ -170,6 +393,7 @@ static PetscErrorCode KSPView_RBiCGStab(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  reordered, merged vector operations: 2 non-blocking global reductions per iteration, each hidden behind one PC application\n"));
   PetscCall(CAKrylovKSPProgressView(&rb->progress, viewer));
   PetscCall(KSPViewStatistics_BiCGStabFamily(ksp, viewer, rb->npc, "PC applications"));
+  PetscCall(KSPViewBlock_BiCGStabFamily(ksp, viewer, 2, "one block PC application"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -270,6 +494,16 @@ PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    `KSP_DIVERGED_BREAKDOWN`, non-finite values with `KSP_DIVERGED_NANORINF`, x holding the last finite iterate.
    Right preconditioning only, unpreconditioned norm or `KSP_NORM_NONE`. Memory: 9 work vectors.
 
+   `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
+   together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
+   fallback to a `KSPSolve()` per column): v = A v^ and t = A t^ are one AIJ x dense product each, s = M^{-1} v and
+   q = M^{-1} t one `PCMatApply()` each, on the columns still iterating; the fused passes run per column, and the dots
+   of all columns of each reduction point are one `MPI_Iallreduce` in flight while the block's preconditioner runs:
+   2 reductions per iteration for the block, as for one system, each column's residual norm tested one half step
+   late as in `KSPSolve()`. Differences from `KSPSolve()`: an exact (r, r0) = 0, which `KSPSolve()` restarts from,
+   ends the column with `KSP_DIVERGED_BREAKDOWN`; -ksp_rbicgstab_progress test does not poll in the block path
+   (`PCMatApply()` is not chunked); -ksp_view's PC applications count a block application once per column.
+
    References:
 .  * - B. Krasnopolsky, Revisiting performance of BiCGStab methods for solving systems with multiple right-hand
    sides, Computers and Mathematics with Applications 79 (2020), Algorithm 6 and Appendix C.
@@ -284,7 +518,9 @@ PetscErrorCode KSPCreate_RBiCGStab(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
   ksp->ops->solve          = KSPSolve_RBiCGStab;
+  ksp->ops->matsolve       = KSPMatSolve_RBiCGStab;
   ksp->ops->view           = KSPView_RBiCGStab;
   ksp->ops->setfromoptions = KSPSetFromOptions_RBiCGStab;
+  PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
