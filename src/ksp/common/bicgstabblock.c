@@ -70,7 +70,8 @@ static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           m;
-  PetscLogDouble     before = ((KSP_BiCGStabFamily *)ksp->data)->nreductions;
+  PetscLogDouble     before    = ((KSP_BiCGStabFamily *)ksp->data)->nreductions;
+  const PetscBool    transpose = ksp->transpose_solve; /* KSPMatSolveTranspose(): A^T x_j = b_j, each by KSPSolveTranspose() */
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(B, NULL, &m));
@@ -80,7 +81,8 @@ static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
 
     PetscCall(MatDenseGetColumnVecRead(B, j, &cb));
     PetscCall(MatDenseGetColumnVecWrite(X, j, &cx));
-    PetscCall(KSPSolve(ksp, cb, cx));
+    if (transpose) PetscCall(KSPSolveTranspose(ksp, cb, cx));
+    else PetscCall(KSPSolve(ksp, cb, cx));
     PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
     PetscCall(MatDenseRestoreColumnVecRead(B, j, &cb));
     bk->reason[j] = ksp->reason;
