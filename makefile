@@ -74,14 +74,14 @@ $(LIBNAME_CAKRYLOV): $(OBJS)
 
 # ---- tests: PETSc's harness, driven by gmakefile.test ----
 TESTDIR := $(BUILDDIR)/tests
-test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45
+test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45 $(BUILDDIR)/petsc-examples/ex79
 	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
 	  CAKRYLOV_LIBDIR=$(LIBDIR) CAKRYLOV_BUILDDIR=$(BUILDDIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
 
 # ---- the suite under the BLAS kernels of other processors (OpenBLAS picks its ddot/dnrm2 by CPU), and against the
 #      newest PETSc release (built once from PyPI's source distribution into ~/.cache/cakrylov by share/petsc-latest.sh) ----
 PORTABILITY_CORETYPES ?= Haswell SkylakeX Sandybridge Zen
-test-portability: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45
+test-portability: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45 $(BUILDDIR)/petsc-examples/ex79
 	@bash $(CAKRYLOV_DIR)/share/test-portability.sh "$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) test" \
 	  $(BUILDDIR)/portability $(BUILDDIR)/petsc-examples/ex2 $(PORTABILITY_CORETYPES)
 

@@ -377,4 +377,17 @@ int main(int argc, char **argv)
       nsize: 2
       args: -ksp_type rbicgstab -nrhs 4 -pc_type jacobi -ksp_view
       filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+   # PETSc's own, unmodified KSPMatSolve() client ex79 (a random diagonally dominant 10 x 10 AIJ system, a dense block
+   # of 10 right-hand sides) with the library loaded at run time: it fails unless the whole solve applied the
+   # preconditioner to blocks only (PCMatApply(), never PCApply()), and it prints nothing when it passes
+   # (LU on one rank only: a parallel LU needs MUMPS or SuperLU_DIST, which the PETSc of make test-petsc-latest lacks)
+   test:
+      suffix: plugin_ex79
+      command: ${mpiexec} -n 1 ${CAKRYLOV_PETSC_EXAMPLES}/ex79 -dll_append ${CAKRYLOV_LIBRARY} -ksp_type {{bcgsm pipebcgsm rbicgstab}} -pc_type {{none shell mat lu bjacobi}}
+      output_file: output/bcgsm_block_plugin_ex79.out
+   test:
+      suffix: plugin_ex79_2
+      command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex79 -dll_append ${CAKRYLOV_LIBRARY} -ksp_type {{bcgsm pipebcgsm rbicgstab}} -pc_type {{none shell mat bjacobi}}
+      output_file: output/bcgsm_block_plugin_ex79.out
+
 TEST*/

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make bench-mrhs: multiple right-hand sides (share/bench/mrhs.c). Four parts, one after the other:
-#   1. time per RHS-iteration of m separate bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, and KSPMatSolve() with bcgsm,
+#   1. time per RHS-iteration of m separate bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, m separate pipebcgs
+#      KSPSolve()s (the paper's baseline of its pipelined block), and KSPMatSolve() with bcgsm,
 #      pipebcgsm, rbicgstab, per grid size, rank count (1, 2), PC (none, jacobi) and m (1, 4, 16); bytes per RHS-iteration
 #      (a model) against the STREAM triad of the same run; the layout of one SpMV of m columns, dense vs MAIJ (PC none runs)
 #   2. global reductions per iteration of every method and m, counted by cakpmpi (2 ranks, PC none, n = 30: solves of 12
@@ -37,7 +38,7 @@ else
   sizes="200 100" its="4 8" runs=3 m="1,4,16" pcs="none jacobi" ranks="1 2" nodes="1024 4096 16384"
 fi
 options "sizes its runs m pcs ranks nodes" "$@"
-methods="bcgs-separate bcgs-matsolve bcgsm pipebcgsm rbicgstab"
+methods="bcgs-separate bcgs-matsolve pipebcgs-separate bcgsm pipebcgsm rbicgstab"
 outputs mrhs
 laycsv=$results/mrhs-layout.csv
 redcsv=$results/mrhs-reductions.csv
@@ -54,7 +55,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The duration on a quiet 2-core VM, from share/bench/results/merged.csv: an iteration of one column costs about 16 ns per
-# unknown on 1 rank, 10 on 2 (bcgs 19 and 11, the merged types less); every (size, ranks, PC) runs 5 methods x (runs x its
+# unknown on 1 rank, 10 on 2 (bcgs 19 and 11, the merged types less); every (size, ranks, PC) runs 6 methods x (runs x its
 # + 1) iterations of sum(m) columns and sets up for about N / 1e6 s; the layout study 33 SpMVs of sum(m > 1) columns (6 and
 # 4 ns per unknown); the counts and the simulator about half a minute
 msum=$(echo "$m" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
@@ -62,7 +63,7 @@ mbig=$(echo "$m" | tr ',' '\n' | awk '$1 > 1 { s += $1 } END { print s + 0 }')
 est=$(for i in "${!sizelist[@]}"; do for r in $ranks; do echo "${sizelist[$i]} ${itlist[$i]} $r"; done; done |
   awk -v runs="$runs" -v msum="$msum" -v mbig="$mbig" -v npc="$(echo $pcs | wc -w)" '{
     N = $1 ^ 3; one = $3 == 1
-    s += npc * (N * msum * 5 * (runs * $2 + 1) * (one ? 16e-9 : 10e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
+    s += npc * (N * msum * 6 * (runs * $2 + 1) * (one ? 16e-9 : 10e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
   } END { printf "%.0f", s + 30 }')
 echo "# make bench-mrhs${quick:+ QUICK=1}: about $((est / 60)) min $((est % 60)) s on a quiet 2-core VM (longer under load); results in $(rel "$results")"
 T0=$(date +%s)
@@ -105,8 +106,8 @@ done
   echo
   echo "Global reductions per iteration (all m systems advanced one iteration), counted by cakpmpi (share/bench/cakpmpi/cakpmpi.c) on"
   echo "rank 0 of 2, PC none, n = 30: solves of 12 minus solves of 4 iterations, only the timed solves counted"
-  printf "%-14s %4s %14s %16s %11s\n" method m "per iteration" "per RHS-iteration" "bytes/red"
-  awk -F, 'NR > 1 { printf "%-14s %4d %14.3f %16.3f %11.1f\n", $1, $2, $3, $4, $5 }' "$redcsv"
+  printf "%-17s %4s %14s %16s %11s\n" method m "per iteration" "per RHS-iteration" "bytes/red"
+  awk -F, 'NR > 1 { printf "%-17s %4d %14.3f %16.3f %11.1f\n", $1, $2, $3, $4, $5 }' "$redcsv"
 } | tee -a "$out"
 
 # The simulator: m = 16 (the largest m) at once against separate solves, at simulated p nodes (p = 0: no simulation)
@@ -131,9 +132,9 @@ done
   echo "a planning model, not a measurement of a large machine): m = $mmax systems, 2 real ranks, n = 30, PC none, 16 iterations per solve,"
   echo "median of $runs; p = 0: no simulation. time per RHS-iteration [ms]; reductions per RHS-iteration (counted above); l = bytes per"
   echo "reduction = 8 m k for k dots of m columns (8 k for the separate solves); T_G(p, l); model = reductions per RHS-iteration x T_G"
-  printf "%6s %-14s %-7s %9s %9s %8s %9s %10s %10s\n" p method path "ms/RHS-it" "vs sep." "red/RHS" "l [B]" "T_G [us]" "model [ms]"
+  printf "%6s %-17s %-7s %9s %9s %8s %9s %10s %10s\n" p method path "ms/RHS-it" "vs sep." "red/RHS" "l [B]" "T_G [us]" "model [ms]"
   awk -F, 'NR > 1 { if ($2 == "bcgs-separate") sep[$1] = $4; rows[NR] = $0 }
-    END { for (i = 2; i <= NR; i++) { split(rows[i], f, ","); printf "%6d %-14s %-7s %9.4f %8.2fx %8.3f %9.0f %10.1f %10.4f\n",
+    END { for (i = 2; i <= NR; i++) { split(rows[i], f, ","); printf "%6d %-17s %-7s %9.4f %8.2fx %8.3f %9.0f %10.1f %10.4f\n",
           f[1], f[2], f[3], f[4], sep[f[1]] / f[4], f[5], f[6], f[7], f[8] } }' "$simcsv"
 } | tee -a "$out"
 
