@@ -54,8 +54,9 @@ unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The duration on a quiet 2-core VM, from share/bench/results/merged.csv: an iteration of one column costs about 16 ns per
-# unknown on 1 rank, 10 on 2 (bcgs 19 and 11, the merged types less); every (size, ranks, PC) runs 6 methods x (runs x its
+# The duration on a quiet 2-core VM, calibrated on the full run of 2026-11-24 (1608 s): an iteration of one column costs
+# about 26 ns per unknown on 1 rank, 16 on 2 (averaged over the 6 methods, pipebcgs the slowest, and their start-up
+# work); every (size, ranks, PC) runs 6 methods x (runs x its
 # + 1) iterations of sum(m) columns and sets up for about N / 1e6 s; the layout study 33 SpMVs of sum(m > 1) columns (6 and
 # 4 ns per unknown); the counts and the simulator about half a minute
 msum=$(echo "$m" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
@@ -63,7 +64,7 @@ mbig=$(echo "$m" | tr ',' '\n' | awk '$1 > 1 { s += $1 } END { print s + 0 }')
 est=$(for i in "${!sizelist[@]}"; do for r in $ranks; do echo "${sizelist[$i]} ${itlist[$i]} $r"; done; done |
   awk -v runs="$runs" -v msum="$msum" -v mbig="$mbig" -v npc="$(echo $pcs | wc -w)" '{
     N = $1 ^ 3; one = $3 == 1
-    s += npc * (N * msum * 6 * (runs * $2 + 1) * (one ? 16e-9 : 10e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
+    s += npc * (N * msum * 6 * (runs * $2 + 1) * (one ? 26e-9 : 16e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
   } END { printf "%.0f", s + 30 }')
 echo "# make bench-mrhs${quick:+ QUICK=1}: about $((est / 60)) min $((est % 60)) s on a quiet 2-core VM (longer under load); results in $(rel "$results")"
 T0=$(date +%s)
