@@ -9,7 +9,8 @@
 # core type OpenBLAS does not know, or a PETSc without OpenBLAS, is not mistaken for a pass). Exits non-zero if a
 # suite fails or a kernel set could not be forced. A kernel set whose instructions this processor lacks (SkylakeX's
 # AVX-512 on an AVX2 machine: OpenBLAS would die with SIGILL) cannot be tested here: it is reported as skipped, with
-# the missing instruction set, and does not fail the run.
+# the missing instruction set, and does not fail the run. The kernel set OpenBLAS picks here unasked is skipped too:
+# `make test` has run the suite with it.
 set -u
 
 # The instruction sets (flags of /proc/cpuinfo) that OpenBLAS's kernels of a core type execute
@@ -32,11 +33,16 @@ suite=$1 logdir=$2 probe=$3
 shift 3
 mkdir -p "$logdir"
 status=0
+native=$(OPENBLAS_VERBOSE=2 "$probe" -m 2 -n 2 2>&1 | sed -n 's/^Core: *//p' | head -n 1) # what OpenBLAS picks here unasked
 for core in "$@"; do
   log=$logdir/$core.log
   lacking=$(missing_flags "$core")
   if [ -n "$lacking" ]; then
     printf 'OPENBLAS_CORETYPE=%-12s skipped: this processor lacks %sthat these kernels execute\n' "$core" "$lacking"
+    continue
+  fi
+  if [ "$core" = "$native" ]; then
+    printf 'OPENBLAS_CORETYPE=%-12s skipped: these are the kernels OpenBLAS picks on this processor anyway, which make test runs\n' "$core"
     continue
   fi
   loaded=$(OPENBLAS_CORETYPE=$core OPENBLAS_VERBOSE=2 "$probe" -m 2 -n 2 2>&1 | sed -n 's/^Core: *//p' | head -n 1)
