@@ -7,8 +7,8 @@ KSPMatSolve(ksp, B, X) on dense blocks of the DMDA's layout.\n\
   -width <w>        : width (standard deviation) of the Gaussian sources (default 0.1)\n\
   -compare <bool>   : also solve each column with KSPSolve() and compare (default true)\n\
   The solver is any KSP/PC from the options, by default -ksp_type bcgsm -pc_type jacobi with right preconditioning (so that\n\
-  the convergence test uses the unpreconditioned residual) and -ksp_rtol 1e-8. Types with a block solver (bcgsm) advance\n\
-  the m columns together: one sparse matrix times dense block product per SpMV and one reduction for the dots of all\n\
+  the convergence test uses the unpreconditioned residual) and -ksp_rtol 1e-8. Types with a block solver (bcgsm, pipebcgsm,\n\
+  rbicgstab) advance the m columns together: one sparse matrix times dense block product per SpMV and one reduction for the dots of all\n\
   columns; other types solve column by column (PETSc's KSPMatSolve()).\n\n";
 
 /*
