@@ -348,6 +348,13 @@ int main(int argc, char **argv)
       args: -nrhs 4 -user_test -pc_type jacobi -ksp_view
       filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
 
+   # the fallback with a nonzero initial guess: each column of X is read as its guess, then written
+   test:
+      suffix: fallback_nonzero_guess
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -user_test -nonzero_guess -pc_type jacobi
+      output_file: output/bcgsm_block_converged.out
+
    test:
       suffix: pipebcgsm_fallback
       nsize: 2

@@ -80,10 +80,12 @@ static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
     Vec cb, cx;
 
     PetscCall(MatDenseGetColumnVecRead(B, j, &cb));
-    PetscCall(MatDenseGetColumnVecWrite(X, j, &cx));
+    if (ksp->guess_zero) PetscCall(MatDenseGetColumnVecWrite(X, j, &cx));
+    else PetscCall(MatDenseGetColumnVec(X, j, &cx)); /* the column is the initial guess: read, then written */
     if (transpose) PetscCall(KSPSolveTranspose(ksp, cb, cx));
     else PetscCall(KSPSolve(ksp, cb, cx));
-    PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
+    if (ksp->guess_zero) PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
+    else PetscCall(MatDenseRestoreColumnVec(X, j, &cx));
     PetscCall(MatDenseRestoreColumnVecRead(B, j, &cb));
     bk->reason[j] = ksp->reason;
     bk->its[j]    = ksp->its;
