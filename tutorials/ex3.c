@@ -14,8 +14,13 @@ KSPMatSolve(ksp, B, X) on dense blocks of the DMDA's layout.\n\
 /*
   What it prints, per column: how the column ended (CAKrylovKSPGetMatSolveConvergedReasons() for the types with a block
   solver; PETSc's types report one reason for the block) and whether its true residual ||b_j - A x_j|| is within
-  rtol ||b_j||; then the verdicts over all columns: every true residual within rtol ||b||, and (-compare) every column
-  within rtol of the solution KSPSolve() computes for it alone, ||x_j - y_j|| <= rtol ||y_j||.
+  1.01 rtol ||b_j||; then the verdicts over all columns: every true residual within 1.01 rtol ||b||, and (-compare) every
+  column within rtol of the solution KSPSolve() computes for it alone, ||x_j - y_j|| <= rtol ||y_j||.
+  The margins: the solvers test the residual they update, which ends below rtol ||b_j||, and b_j - A x_j differs from it
+  by rounding only (the true residuals of the tests here lie at 0.48-0.82 rtol ||b_j||); the 1 % covers a column that
+  stops just below rtol, while a wrong solution misses by orders of magnitude. A column and its own KSPSolve() do the
+  same arithmetic but for the order of the sums in the block products (bitwise equal on this machine, 1e-14 apart on 4
+  ranks with a nonzero guess), far below rtol.
 */
 #include <cakrylov.h>
 #include <petscdmda.h>
@@ -127,13 +132,13 @@ int main(int argc, char **argv)
   PetscCall(MatGetColumnNorms(R, NORM_2, rnorm));
   PetscCall(MatGetColumnNorms(B, NORM_2, bnorm));
   for (PetscInt j = 0; j < m; j++) {
-    const PetscBool ok = rnorm[j] <= rtol * bnorm[j] ? PETSC_TRUE : PETSC_FALSE;
+    const PetscBool ok = rnorm[j] <= 1.01 * rtol * bnorm[j] ? PETSC_TRUE : PETSC_FALSE;
 
     within += ok;
-    if (percolumn) PetscCall(PetscPrintf(comm, "column %" PetscInt_FMT ": %s, true residual <= rtol ||b||: %s\n", j, KSPConvergedReasons[reasons[j]], ok ? "yes" : "no"));
-    else PetscCall(PetscPrintf(comm, "column %" PetscInt_FMT ": true residual <= rtol ||b||: %s\n", j, ok ? "yes" : "no"));
+    if (percolumn) PetscCall(PetscPrintf(comm, "column %" PetscInt_FMT ": %s, true residual <= 1.01 rtol ||b||: %s\n", j, KSPConvergedReasons[reasons[j]], ok ? "yes" : "no"));
+    else PetscCall(PetscPrintf(comm, "column %" PetscInt_FMT ": true residual <= 1.01 rtol ||b||: %s\n", j, ok ? "yes" : "no"));
   }
-  PetscCall(PetscPrintf(comm, "every column's true residual <= rtol ||b||: %s\n", within == m ? "yes" : "no"));
+  PetscCall(PetscPrintf(comm, "every column's true residual <= 1.01 rtol ||b||: %s\n", within == m ? "yes" : "no"));
 
   if (compare) { /* each column alone: KSPSolve() with the same KSP, into a column of R */
     for (PetscInt j = 0; j < m; j++) {
