@@ -132,6 +132,33 @@ CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetProgress(KSP, CAKrylovProgressType
 /* KSPMatSolve() of the types with a block solver (KSPBCGSM, KSPPIPEBCGSM, KSPRBICGSTAB): how each column of the last block ended */
 CAKRYLOV_EXTERN PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP, PetscInt *, const KSPConvergedReason *[], const PetscInt *[]);
 
+/*E
+   CAKrylovMatSolveLayout - how the block solvers of `KSPMatSolve()` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`) store
+   their m columns
+
+   Values:
++  `CAKRYLOV_MATSOLVE_LAYOUT_AUTO`        - interleaved where it applies (the identity preconditioner or `PCJACOBI`),
+                                            dense otherwise
+.  `CAKRYLOV_MATSOLVE_LAYOUT_DENSE`       - column-major blocks: the operator is one AIJ x dense `MatProductNumeric()`,
+                                            the preconditioner one `PCMatApply()`; columns that end leave the block
+-  `CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED` - row-wise blocks (the m values of a row side by side): the operator is one
+                                            `MatMult()` of `MatCreateMAIJ()` (one pass over the matrix for all m
+                                            columns), `PCJACOBI` one fused pass, every vector pass one sweep over the
+                                            rows for all columns; columns that end stay in place, untouched
+
+   Level: intermediate
+
+.seealso: `CAKrylovKSPSetMatSolveLayout()`, `KSPMatSolve()`, `MatCreateMAIJ()`
+E*/
+typedef enum {
+  CAKRYLOV_MATSOLVE_LAYOUT_AUTO,
+  CAKRYLOV_MATSOLVE_LAYOUT_DENSE,
+  CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED
+} CAKrylovMatSolveLayout;
+CAKRYLOV_EXTERN const char *const CAKrylovMatSolveLayouts[];
+CAKRYLOV_EXTERN PetscErrorCode    CAKrylovKSPSetMatSolveLayout(KSP, CAKrylovMatSolveLayout);
+CAKRYLOV_EXTERN PetscErrorCode    CAKrylovKSPGetMatSolveLayout(KSP, CAKrylovMatSolveLayout *);
+
 /* PCMG bottom-solver hook: a Krylov method with a bottom-solve policy on the coarsest level of PCMG */
 /*S
    PCMGBottomReport - what the bottom (coarsest-level) solves of a `PCMG` cost, collected by the cakrylov hook

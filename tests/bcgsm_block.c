@@ -3,7 +3,8 @@ static char help[] = "KSPMatSolve() with KSPBCGSM (or -ksp_type pipebcgsm, rbicg
                      "-zero_column <j>, -nan_column <j> : column j is zero, or has a NaN entry\n"
                      "-early_column <j>, -early_scale <s> : column j is s times column 0 (with -ksp_atol it converges early)\n"
                      "-user_test : a convergence test of the user's (KSPConvergedDefault() wrapped): the block path falls back to KSPSolve() per column\n"
-                     "-count_reductions : global reductions of KSPMatSolve() against those of one KSPSolve() of its longest column\n";
+                     "-count_reductions : global reductions of KSPMatSolve() against those of one KSPSolve() of its longest column\n"
+                     "-layout_error : KSPMatSolve() in the interleaved layout must refuse the preconditioner (PETSC_ERR_SUP) first\n";
 
 #include <cakrylov.h>
 #include <cakrylov/private/compat.h>
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
   StencilProblem            problem = STENCIL_CONVDIFF;
   PetscInt                  dim = 2, n = 24, m = 4, zero = -1, nan = -1, early = -1, rstart, rend, nloc, maxit, nb, its_block, *its_single, longest = 0, offset;
   PetscReal                 peclet = 0.5, escale = 1e-5, rtol, atol, dtol;
-  PetscBool                 flg, nonzero = PETSC_FALSE, user = PETSC_FALSE, count = PETSC_FALSE, allconv = PETSC_TRUE, resid = PETSC_TRUE, itsok = PETSC_TRUE, same = PETSC_TRUE;
+  PetscBool                 flg, nonzero = PETSC_FALSE, user = PETSC_FALSE, count = PETSC_FALSE, layout_error = PETSC_FALSE, allconv = PETSC_TRUE, resid = PETSC_TRUE, itsok = PETSC_TRUE, same = PETSC_TRUE;
   KSPConvergedReason        reason_block, *reason_single;
   const KSPConvergedReason *reasons;
   const PetscInt           *its;
@@ -72,6 +73,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-early_scale", "Its scale", NULL, escale, &escale, NULL));
   PetscCall(PetscOptionsBool("-user_test", "A user convergence test", NULL, user, &user, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions", NULL, count, &count, NULL));
+  PetscCall(PetscOptionsBool("-layout_error", "The interleaved layout refuses the PC first", NULL, layout_error, &layout_error, NULL));
   PetscOptionsEnd();
 
   if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
@@ -168,6 +170,19 @@ int main(int argc, char **argv)
     nred_single = nreductions;
     PetscCall(MatDenseRestoreColumnVecWrite(X, longest, &x));
     PetscCall(MatDenseRestoreColumnVecRead(B, longest, &b));
+  }
+
+  if (layout_error) { /* a PC other than the identity and PCJACOBI in the interleaved layout: a PETSc error, then auto solves */
+    CAKrylovMatSolveLayout layout;
+    PetscErrorCode         ierr;
+
+    PetscCall(CAKrylovKSPGetMatSolveLayout(ksp, &layout));
+    PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = KSPMatSolve(ksp, B, X);
+    PetscCall(PetscPopErrorHandler());
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the interleaved layout refuses PC %s with PETSC_ERR_SUP: %s\n", pctype, ierr == PETSC_ERR_SUP ? "yes" : "NO"));
+    PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, layout));
   }
 
   /* the block solve; counted, after a first one that builds what the block path keeps (the products' symbolic phase
@@ -336,6 +351,31 @@ int main(int argc, char **argv)
       nsize: 2
       args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -pc_type jacobi -ksp_norm_type none -ksp_max_it 20 -count_reductions
       filter: grep -E "reason of its|iterations within|^KSPGet|global reductions"
+
+   # the dense layout with the preconditioners the interleaved one takes by default (none, Jacobi): the same verdicts
+   testset:
+      suffix: dense
+      nsize: {{1 2}}
+      args: -nrhs {{1 7}} -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -ksp_bcgsm_matsolve_layout dense
+      output_file: output/bcgsm_block_converged.out
+
+   testset:
+      suffix: pipebcgsm_dense
+      nsize: {{1 2}}
+      args: -ksp_type pipebcgsm -nrhs 7 -pc_type {{none jacobi}} -ksp_pipebcgsm_matsolve_layout dense
+      output_file: output/bcgsm_block_converged.out
+
+   testset:
+      suffix: rbicgstab_dense
+      nsize: {{1 2}}
+      args: -ksp_type rbicgstab -nrhs 7 -pc_type {{none jacobi}} -ksp_rbicgstab_matsolve_layout dense
+      output_file: output/bcgsm_block_converged.out
+
+   # the interleaved layout asked with a PC it does not apply: a PETSc error; then the auto layout (dense) solves
+   test:
+      suffix: layout_error
+      nsize: 2
+      args: -nrhs 4 -pc_type bjacobi -layout_error
 
    test:
       suffix: batch

@@ -104,6 +104,11 @@ int main(int argc, char **argv)
       command: ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -ksp_type rbicgstab -help
       filter: grep -o -E "^ *-ksp_rbicgstab_[a-z_]+"
 
+   test:
+      suffix: plugin_help_bcgsm
+      command: ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -ksp_type bcgsm -help
+      filter: grep -o -E "^ *-ksp_bcgsm_[a-z_]+"
+
    # petsc4py as a client: tutorials/ex2.py builds a problem in Python, loads the plugin through the options database
    # and solves with each type, checked against bcgs solved in the same run
    test:

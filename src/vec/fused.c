@@ -17,8 +17,6 @@
 #include <petsc/private/petscimpl.h>
 
 #define CAKRYLOV_VEC_CHUNK 128
-#define CAKRYLOV_VEC_MAX_UPDATES 8
-#define CAKRYLOV_VEC_MAX_DOTS    8
 
 PetscBool CAKrylovVecFusedForceFallback = PETSC_FALSE;
 
@@ -208,6 +206,158 @@ PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscI
     }
   }
   PetscCall(PetscLogFlops(flops * nloc));
+  PetscCall(PetscLogEventEnd(CAKRYLOV_VecFused, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y[e] = a0[e] x0[e] + a1[e] x1[e] + a2[e] x2[e] + b[e] y[e], e < n: the expression of ChunkUpdate(), term by term in the
+   same order, with a coefficient per entry (b == NULL: y not read) */
+static inline void SpanUpdateN(PetscInt n, PetscScalar *PETSC_RESTRICT y, PetscInt nx, const PetscScalar *PETSC_RESTRICT x0, const PetscScalar *PETSC_RESTRICT x1, const PetscScalar *PETSC_RESTRICT x2, const PetscScalar *PETSC_RESTRICT a0, const PetscScalar *PETSC_RESTRICT a1, const PetscScalar *PETSC_RESTRICT a2, const PetscScalar *PETSC_RESTRICT b)
+{
+  if (!b) {
+    switch (nx) {
+    case 1:
+      for (PetscInt e = 0; e < n; e++) y[e] = a0[e] * x0[e];
+      break;
+    case 2:
+      for (PetscInt e = 0; e < n; e++) y[e] = a0[e] * x0[e] + a1[e] * x1[e];
+      break;
+    default:
+      for (PetscInt e = 0; e < n; e++) y[e] = a0[e] * x0[e] + a1[e] * x1[e] + a2[e] * x2[e];
+    }
+  } else {
+    switch (nx) {
+    case 1:
+      for (PetscInt e = 0; e < n; e++) y[e] = a0[e] * x0[e] + b[e] * y[e];
+      break;
+    case 2:
+      for (PetscInt e = 0; e < n; e++) y[e] = a0[e] * x0[e] + a1[e] * x1[e] + b[e] * y[e];
+      break;
+    default:
+      for (PetscInt e = 0; e < n; e++) y[e] = a0[e] * x0[e] + a1[e] * x1[e] + a2[e] * x2[e] + b[e] * y[e];
+    }
+  }
+}
+
+/* s[e] += x[e] conj(y[e]), e < n */
+static inline void SpanDotN(PetscInt n, PetscScalar *PETSC_RESTRICT s, const PetscScalar *PETSC_RESTRICT x, const PetscScalar *PETSC_RESTRICT y)
+{
+  for (PetscInt e = 0; e < n; e++) s[e] += x[e] * PetscConj(y[e]);
+}
+
+/* SpanUpdateN() and SpanDotN() in pieces of CAKRYLOV_VEC_SPAN entries, a constant trip count the compiler vectorises
+   without an epilogue, then the rest */
+#define CAKRYLOV_VEC_SPAN 16
+static inline void SpanUpdate(PetscInt n, PetscScalar *y, PetscInt nx, const PetscScalar *x0, const PetscScalar *x1, const PetscScalar *x2, const PetscScalar *a0, const PetscScalar *a1, const PetscScalar *a2, const PetscScalar *b)
+{
+  PetscInt e = 0;
+
+  for (; e + CAKRYLOV_VEC_SPAN <= n; e += CAKRYLOV_VEC_SPAN) SpanUpdateN(CAKRYLOV_VEC_SPAN, y + e, nx, x0 + e, x1 ? x1 + e : NULL, x2 ? x2 + e : NULL, a0 + e, a1 + e, a2 + e, b ? b + e : NULL);
+  if (e < n) SpanUpdateN(n - e, y + e, nx, x0 + e, x1 ? x1 + e : NULL, x2 ? x2 + e : NULL, a0 + e, a1 + e, a2 + e, b ? b + e : NULL);
+}
+
+static inline void SpanDot(PetscInt n, PetscScalar *s, const PetscScalar *x, const PetscScalar *y)
+{
+  PetscInt e = 0;
+
+  for (; e + CAKRYLOV_VEC_SPAN <= n; e += CAKRYLOV_VEC_SPAN) SpanDotN(CAKRYLOV_VEC_SPAN, s + e, x + e, y + e);
+  if (e < n) SpanDotN(n - e, s + e, x + e, y + e);
+}
+
+/* Row `off` of update u on the np columns pos[] (coefficients a[c][j], b[j]), in ChunkUpdate()'s order */
+static inline void RowUpdateSome(const CAKrylovVecBlockUpdate *u, PetscInt off, PetscInt np, const PetscInt *pos)
+{
+  PetscScalar *PETSC_RESTRICT y = u->y + off;
+  const PetscScalar *PETSC_RESTRICT x0 = u->x[0] + off, *x1 = u->nx > 1 ? u->x[1] + off : NULL, *x2 = u->nx > 2 ? u->x[2] + off : NULL;
+
+  for (PetscInt t = 0; t < np; t++) {
+    const PetscInt j = pos[t];
+    PetscScalar    v = u->a[0][j] * x0[j];
+
+    if (x1) v += u->a[1][j] * x1[j];
+    if (x2) v += u->a[2][j] * x2[j];
+    if (u->b) v += u->b[j] * y[j];
+    y[j] = v;
+  }
+}
+
+/*
+  CAKrylovVecFusedInterleaved - CAKrylovVecFused() for m columns stored row-wise (interleaved), one pass over the
+  rows for all columns, each column with its own coefficients
+
+  Not Collective (the dots are local)
+
+  Notes:
+  Column j's dots are summed as ChunkDot() sums a column alone: in chunks of CAKRYLOV_VEC_CHUNK rows, four partial sums
+  by row within the chunk, combined as (s0 + s1) + (s2 + s3); so each column's result equals CAKrylovVecFused() on
+  that column stored by itself, bit for bit. With all m columns (pos == NULL) the rows go 4 at a time: the 4 m entries of
+  4 rows are contiguous, entry e = r m + j belongs to partial sum r of column j, and every update and dot is one flat
+  loop over them with the coefficients repeated 4 times (in work). Columns not in pos[] are neither read nor written.
+  work: 4 m (nd + 4 nu) scalars.
+*/
+PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt np, const PetscInt pos[], PetscInt nu, const CAKrylovVecBlockUpdate u[], PetscInt nd, const PetscScalar *const dx[], const PetscScalar *const dy[], PetscScalar work[], PetscScalar dot[])
+{
+  PetscScalar   *sums = work, *coef = work + 4 * nd * m; /* sums[(4 d + r) m + j]; coef[(4 k + c) 4 m + e]: a[c] (c < 3), b (c = 3) */
+  PetscLogDouble flops = 0.0;
+
+  PetscFunctionBegin;
+  PetscCheck(nu >= 0 && nu <= CAKRYLOV_VEC_MAX_UPDATES && nd >= 0 && nd <= CAKRYLOV_VEC_MAX_DOTS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A fused group has at most %d updates and %d dots, not %" PetscInt_FMT " and %" PetscInt_FMT, CAKRYLOV_VEC_MAX_UPDATES, CAKRYLOV_VEC_MAX_DOTS, nu, nd);
+  PetscCall(PetscLogEventBegin(CAKRYLOV_VecFused, 0, 0, 0, 0));
+  for (PetscInt k = 0; k < nu; k++) flops += 2 * u[k].nx - 1 + (u[k].b ? 2 : 0);
+  flops += 2 * nd;
+  if (!pos)
+    for (PetscInt k = 0; k < nu; k++)
+      for (PetscInt c = 0; c < 4; c++) {
+        const PetscScalar *a = c < 3 ? u[k].a[c] : u[k].b;
+
+        if (a && (c == 3 || c < u[k].nx))
+          for (PetscInt r = 0; r < 4; r++) PetscCall(PetscArraycpy(coef + (4 * k + c) * 4 * m + r * m, a, m));
+      }
+  for (PetscInt d = 0; d < nd; d++)
+    for (PetscInt t = 0; t < np; t++) dot[d * m + (pos ? pos[t] : t)] = 0.0;
+  for (PetscInt start = 0; start < nrows; start += CAKRYLOV_VEC_CHUNK) {
+    const PetscInt len = PetscMin(CAKRYLOV_VEC_CHUNK, nrows - start), len4 = len - len % 4;
+
+    PetscCall(PetscArrayzero(sums, 4 * nd * m));
+    for (PetscInt i = 0; i < len; i += (pos || i >= len4) ? 1 : 4) {
+      const PetscInt off = (start + i) * m;
+
+      if (!pos && i < len4) { /* rows i..i+3: 4 m contiguous entries, partial sum r = row - i */
+        for (PetscInt k = 0; k < nu; k++) {
+          const PetscScalar *cf = coef + 4 * k * 4 * m;
+
+          SpanUpdate(4 * m, u[k].y + off, u[k].nx, u[k].x[0] + off, u[k].nx > 1 ? u[k].x[1] + off : NULL, u[k].nx > 2 ? u[k].x[2] + off : NULL, cf, cf + 4 * m, cf + 8 * m, u[k].b ? cf + 12 * m : NULL);
+        }
+        for (PetscInt d = 0; d < nd; d++) SpanDot(4 * m, sums + 4 * d * m, dx[d] + off, dy[d] + off);
+      } else { /* one row: its partial sum is i % 4, or 0 past the last group of four (ChunkDot()'s tail) */
+        const PetscInt lane = i < len4 ? i % 4 : 0;
+
+        for (PetscInt k = 0; k < nu; k++) {
+          if (pos) RowUpdateSome(&u[k], off, np, pos);
+          else SpanUpdate(m, u[k].y + off, u[k].nx, u[k].x[0] + off, u[k].nx > 1 ? u[k].x[1] + off : NULL, u[k].nx > 2 ? u[k].x[2] + off : NULL, u[k].a[0], u[k].a[1], u[k].a[2], u[k].b);
+        }
+        for (PetscInt d = 0; d < nd; d++) {
+          PetscScalar *PETSC_RESTRICT sd = sums + (4 * d + lane) * m;
+          const PetscScalar *x = dx[d] + off, *y = dy[d] + off;
+
+          if (pos)
+            for (PetscInt t = 0; t < np; t++) sd[pos[t]] += x[pos[t]] * PetscConj(y[pos[t]]);
+          else SpanDot(m, sd, x, y);
+        }
+      }
+    }
+    for (PetscInt d = 0; d < nd; d++) { /* (s0 + s1) + (s2 + s3), as ChunkDot() */
+      const PetscScalar *sd = sums + 4 * d * m;
+
+      for (PetscInt t = 0; t < np; t++) {
+        const PetscInt j = pos ? pos[t] : t;
+
+        dot[d * m + j] += (sd[j] + sd[m + j]) + (sd[2 * m + j] + sd[3 * m + j]);
+      }
+    }
+    PetscCall(CAKrylovProgressPoll()); /* a chunk boundary: progress a reduction in flight, if asked */
+  }
+  PetscCall(PetscLogFlops(flops * nrows * np));
   PetscCall(PetscLogEventEnd(CAKRYLOV_VecFused, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

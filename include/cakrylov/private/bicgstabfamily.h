@@ -10,14 +10,43 @@
 #include <cakrylov/private/cakrylovimpl.h>
 #include <petsc/private/kspimpl.h>
 
-/* KSPMatSolve() of the family: m BiCGStab iterations advanced together on dense column-major blocks (see
-   src/ksp/common/bicgstabblock.c). The work blocks are arrays of nloc x m (lda nloc), one per work vector of the
-   iteration; the active columns are kept in the leading slots (compacted when a column ends), so the operator and
-   the preconditioner apply to them as MATDENSE aliases of the leading na columns, and the fused kernels run per
-   column on sequential wrapper Vecs placed on a slot. */
+/* The fused passes of one flush of the interleaved layout that share their vectors (and their place in their columns'
+   sequence of passes): one CAKrylovVecFusedInterleaved() on the np columns pos[] */
 typedef struct {
+  PetscInt      seq;                                /* the pass is its columns' seq-th since the last flush */
+  PetscInt      nu, nd;                             /* updates and dots */
+  PetscInt      y[CAKRYLOV_VEC_MAX_UPDATES], nx[CAKRYLOV_VEC_MAX_UPDATES], x[CAKRYLOV_VEC_MAX_UPDATES][3]; /* blocks */
+  PetscBool     readsy[CAKRYLOV_VEC_MAX_UPDATES];   /* the update has b != 0 */
+  PetscInt      dx[CAKRYLOV_VEC_MAX_DOTS], dy[CAKRYLOV_VEC_MAX_DOTS];
+  PetscInt      np, *pos;                           /* the columns (m entries allocated) */
+  PetscScalar **dot;                                /* where each column's nd dots go */
+  PetscScalar  *coef;                               /* coef[(4 k + c) m + j]: a[c] (c < 3) and b (c = 3) of update k in column j */
+} KSP_BiCGStabBlockGroup;
+
+#define KSP_BICGSTABBLOCK_MAXGROUPS 8
+
+/* KSPMatSolve() of the family: m BiCGStab iterations advanced together (see src/ksp/common/bicgstabblock.c), on work
+   blocks of nloc x m, one per work vector of the iteration, in one of two layouts:
+     - dense: column-major (lda nloc); the active columns are kept in the leading slots (compacted when a column ends),
+       so the operator and the preconditioner apply to them as MATDENSE aliases of the leading na columns, and the
+       fused kernels run per column on sequential wrapper Vecs placed on a slot;
+     - interleaved: row-wise (entry (i, j) at i m + j); a column keeps its place j = slot2col[slot], the operator is
+       MatMult() of MatCreateMAIJ(A, m) on all m columns, PCJACOBI a fused pass, and the fused passes of all columns
+       of one loop are recorded and run as one pass over the rows each (KSPBlockFlush_BiCGStabFamily()); x and b have
+       interleaved blocks of their own (nblocks and nblocks + 1), copied from X and B and back. */
+typedef struct {
+  CAKrylovMatSolveLayout layout;           /* as asked (-ksp_<type>_matsolve_layout) */
+  PetscBool           interleaved;         /* the layout of the present work blocks */
   PetscInt            m, nloc, N, nblocks; /* layout of the work blocks (0: none) */
-  PetscScalar        *work;                /* nblocks blocks of nloc x m, column-major, lda nloc */
+  PetscScalar        *work;                /* nblocks blocks of nloc x m (interleaved: nblocks + 2, with x and b) */
+  Mat                 Am;                  /* interleaved: MatCreateMAIJ(A, m), kept with A's nonzero state */
+  Vec                 vin, vout;           /* interleaved: Vecs of Am's layout placed on blocks for MatMult() */
+  Vec                 diag;                /* interleaved with PCJACOBI: M^{-1}'s diagonal */
+  PetscBool           jacobi;              /* the preconditioner is PCJACOBI */
+  KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */
+  PetscInt            ngroups;
+  PetscInt           *seq;                 /* interleaved, per column: passes recorded since the last flush */
+  PetscScalar        *gdot, *gwork;        /* interleaved: the dots of one group (8 m) and the kernel's work (160 m) */
   Vec                *wrap;                /* nblocks + 2 wrappers: a slot of each block, then a column of X and of B */
   Mat                *alias;               /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
   Mat                *cache;               /* (m + 1) nblocks views, built when first needed, kept with their products */
@@ -86,8 +115,6 @@ PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, Mat, Pe
 PETSC_INTERN PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP);
-PETSC_INTERN PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP, PetscInt, PetscScalar *, PetscInt, const PetscScalar *, PetscInt);
-PETSC_INTERN PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP);
 PETSC_INTERN PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP, PetscInt, PetscReal);
 PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *);
 PETSC_INTERN PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
@@ -104,3 +131,8 @@ PETSC_INTERN PetscErrorCode KSPBlockInitialTest_BiCGStabFamily(KSP, KSP_BiCGStab
 PETSC_INTERN PetscErrorCode KSPBlockNormTest_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscScalar);
 PETSC_INTERN PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscScalar[3], PetscInt);
 PETSC_INTERN PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP, PetscBool);
+PETSC_INTERN PetscErrorCode KSPBlockFlush_BiCGStabFamily(KSP);
+PETSC_INTERN PetscErrorCode KSPBlockMult_BiCGStabFamily(KSP, PetscInt);
+PETSC_INTERN PetscErrorCode KSPBlockMultSolution_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt);
+PETSC_INTERN PetscErrorCode KSPBlockPCApply_BiCGStabFamily(KSP, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode KSPSetFromOptionsMatSolve_BiCGStabFamily(KSP, CAKrylovOptionItems);

@@ -16,12 +16,30 @@ typedef struct {
   Vec         x[3];
 } CAKrylovVecUpdate;
 
-/* The most distinct vectors one group may touch */
-#define CAKRYLOV_VEC_FUSED_MAX 16
+/* The most distinct vectors one group may touch, the most updates and dots of one group */
+#define CAKRYLOV_VEC_FUSED_MAX   16
+#define CAKRYLOV_VEC_MAX_UPDATES 8
+#define CAKRYLOV_VEC_MAX_DOTS    8
 
 /* Updates u[0..nu-1] in this order, then the local dots dot[i] = (dx[i], dy[i]) = dy[i]^H dx[i] on the updated
    vectors, in one pass (VECSEQ/VECMPI) or through PETSc's Vec operations (any other type). */
 PETSC_INTERN PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[]);
+
+/* One update of a pass over an interleaved block of m columns (entry (i, j) at i m + j, the m values of a row side by
+   side): y <- a[0] x[0] + a[1] x[1] + a[2] x[2] + b y in column j with the coefficients a[k][j], b[j] of that column;
+   nx inputs; b == NULL means the old y is not read. */
+typedef struct {
+  PetscScalar       *y;
+  const PetscScalar *x[3];
+  const PetscScalar *a[3];
+  const PetscScalar *b;
+  PetscInt           nx;
+} CAKrylovVecBlockUpdate;
+
+/* CAKrylovVecFused() on nrows rows of interleaved blocks of m columns, for the np columns pos[] (NULL: all m, np = m):
+   the updates u[], then the local dots dot[d m + j] = (dx[d], dy[d]) of column j; per column entry for entry the
+   arithmetic of CAKrylovVecFused() on that column alone, dots summed in the same order. work: 4 m (nd + 4 nu) scalars. */
+PETSC_INTERN PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt np, const PetscInt pos[], PetscInt nu, const CAKrylovVecBlockUpdate u[], PetscInt nd, const PetscScalar *const dx[], const PetscScalar *const dy[], PetscScalar work[], PetscScalar dot[]);
 
 /* Global sums of n scalars in place: blocking */
 PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar buf[]);

@@ -127,8 +127,9 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
 
 /*
    KSPMatSolve(): the iteration above for m columns together (src/ksp/common/bicgstabblock.c has the machinery). Per
-   iteration: v = Â p and t = Â s each as one operator pass over the block of active columns (MatProductNumeric(), and
-   PCMatApply() for the preconditioner), the fused groups of the single solve once per column, and the dots of all
+   iteration: v = Â p and t = Â s each as one operator pass over the block (KSPBlockMult_BiCGStabFamily(), and
+   KSPBlockPCApply_BiCGStabFamily() for the preconditioner), the fused groups of the single solve called once per column
+   and flushed after each loop (one pass for all columns in the interleaved layout), and the dots of all
    columns of each of the 3 reduction points in one reduction. A column's arithmetic is that of its KSPSolve().
 */
 
@@ -137,17 +138,16 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
 static PetscErrorCode KSPBCGSMBlockApplyOperator(KSP ksp, PetscInt which)
 {
   KSP_BiCGStabFamily *bm = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock  *bk = &bm->block;
   const PetscInt      in = which ? W_S : W_P, hat = which ? W_SH : W_PH, out = which ? W_T : W_V;
 
   PetscFunctionBegin;
-  if (bm->identity) PetscCall(MatProductNumeric(bk->alias[out]));
+  if (bm->identity) PetscCall(KSPBlockMult_BiCGStabFamily(ksp, out));
   else if (bm->right) {
-    PetscCall(PCMatApply(ksp->pc, bk->alias[in], bk->alias[hat]));
-    PetscCall(MatProductNumeric(bk->alias[out]));
+    PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, in, hat));
+    PetscCall(KSPBlockMult_BiCGStabFamily(ksp, out));
   } else {
-    PetscCall(MatProductNumeric(bk->alias[hat]));
-    PetscCall(PCMatApply(ksp->pc, bk->alias[hat], bk->alias[out]));
+    PetscCall(KSPBlockMult_BiCGStabFamily(ksp, hat));
+    PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, hat, out));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -168,6 +168,7 @@ static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 1, &w[W_R], &w[W_R], &bk->dots[s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
   bs->nred++;
   bs->maxnorm = 0.0;
@@ -192,6 +193,7 @@ static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs)
   PetscFunctionBegin;
   PetscCall(KSPBCGSMBlockApplyOperator(ksp, 0));
   for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, dots));
   bs->nred++;
   for (PetscInt s = 0; s < bs->na; s++) {
@@ -207,6 +209,7 @@ static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -227,11 +230,13 @@ static PetscErrorCode KSPBCGSMBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs)
     dots[3 * s] = dots[3 * s + 1] = dots[3 * s + 2] = 0.0;
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 3, dx, dy, &dots[3 * s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots));
   bs->nred++;
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++)
     if (bk->live[s]) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bm->right ? W_PH : W_P));
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -256,6 +261,7 @@ static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs)
     dots[2 * s] = dots[2 * s + 1] = 0.0;
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 2, dx, dy, &dots[2 * s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots));
   bs->nred++;
   bs->k++;
@@ -304,6 +310,7 @@ static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs
       PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
     }
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -354,8 +361,20 @@ static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPSetFromOptions_BCGSM(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP BCGSM options");
+  PetscCall(KSPSetFromOptionsMatSolve_BiCGStabFamily(ksp, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    KSPBCGSM - BiCGStab with merged (fused) vector operations: a drop-in `KSPBCGS` that moves fewer bytes
+
+   Options Database Key:
+.  -ksp_bcgsm_matsolve_layout <auto,dense,interleaved> - how `KSPMatSolve()`'s block stores its columns (`CAKrylovKSPSetMatSolveLayout()`)
 
    Level: intermediate
 
@@ -380,9 +399,12 @@ static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)
    on `VECSEQ`/`VECMPI` arrays and fall back to PETSc's Vec operations for other vector types.
 
    `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
-   together: v = Â p and t = Â s are one AIJ x dense product and one `PCMatApply()` each on the columns still
-   iterating (PETSc applies a PC without a block kernel column by column), the fused passes run per column, and the
-   dots of all columns of each reduction point are summed by one reduction: 3 per iteration for the block. Each column
+   together, in the layout of `CAKrylovMatSolveLayout`. Interleaved (the default with no preconditioner or `PCJACOBI`):
+   v = Â p and t = Â s are one `MatMult()` of `MatCreateMAIJ()` each (one pass over the matrix for all m columns) and
+   one fused Jacobi pass, and each fused group is one sweep over the rows for all columns. Dense (every other
+   preconditioner): one AIJ x dense product and one `PCMatApply()` each on the columns still iterating (PETSc applies a
+   PC without a block kernel column by column), the fused passes per column. In both, the dots of all columns of each
+   reduction point are summed by one reduction: 3 per iteration for the block. Each column
    has its own coefficients and the test of `KSPConvergedDefault()` (rtol, abstol, divtol, max_it, the norm type, and
    -ksp_converged_use_initial_residual_norm / _min_initial_residual_norm / -ksp_converged_maxits) applied to it alone;
    a column that converges, breaks down or meets NaN stops while the others go on, and a column's iterates are those
@@ -411,7 +433,8 @@ PetscErrorCode KSPCreate_BCGSM(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
   ksp->ops->solve    = KSPSolve_BCGSM;
-  ksp->ops->matsolve = KSPMatSolve_BCGSM;
+  ksp->ops->matsolve       = KSPMatSolve_BCGSM;
+  ksp->ops->setfromoptions = KSPSetFromOptions_BCGSM;
   ksp->ops->view     = KSPView_BCGSM;
   PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

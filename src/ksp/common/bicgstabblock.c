@@ -1,7 +1,11 @@
 /*
    KSPMatSolve() of the merged BiCGStab family: the pieces every type's block iteration shares. A type's block solve
    (KSPMatSolve_BCGSM(), KSPMatSolve_PIPEBCGSM(), KSPMatSolve_RBiCGStab()) advances m independent iterations together on
-   dense column-major work blocks:
+   work blocks in one of two layouts, which the type's code does not see: it calls KSPBlockFused_BiCGStabFamily() per
+   column, KSPBlockFlush_BiCGStabFamily() after each such loop, KSPBlockMult_BiCGStabFamily() for the operator and
+   KSPBlockPCApply_BiCGStabFamily() for the preconditioner.
+
+   Dense (column-major) layout, for any preconditioner:
 
      - the work blocks are plain arrays of nloc x m (lda nloc), allocated once per (m, layout, number of blocks) and
        kept until KSPReset()/KSPDestroy();
@@ -18,8 +22,21 @@
        BiCGStab's omega step (KSPBlockOmega_BiCGStabFamily(), as CAKrylovBiCGStabOmega() for one system);
      - with the identity preconditioner the preconditioned work vectors share the blocks of the plain ones
        (KSPBlockMapWork_BiCGStabFamily()), as in the types' single solves.
+
+   Interleaved (row-wise) layout, the paper's storage of m right-hand sides, with the identity or PCJACOBI:
+     - entry (i, j) of a block at i m + j; column j keeps place j for the whole solve (a column that ends is neither
+       read nor written by the vector passes; the operator and PCJACOBI still sweep it, unused);
+     - the operator is MatMult() of MatCreateMAIJ(A, m): one pass over the matrix for all m columns, each row's m
+       values of x read side by side (the dense product passes over the matrix once per 4 columns and gathers x from
+       4 column streams); PCJACOBI is one pass y_ij = d_i x_ij with d = M^{-1} 1 (PCApply() to ones, bit for bit);
+     - the per-column calls of a loop are recorded and run at the flush as one CAKrylovVecFusedInterleaved() per set of
+       calls with the same vectors (one sweep over the rows for all columns, each with its own coefficients), whose
+       per-column arithmetic, dots included, is that of CAKrylovVecFused() on the column alone;
+     - x and b have interleaved blocks of their own: B and X are copied in at the start, X out at the end.
 */
 #include <cakrylov/private/bicgstabfamily.h>
+
+const char *const CAKrylovMatSolveLayouts[] = {"auto", "dense", "interleaved", "CAKrylovMatSolveLayout", "CAKRYLOV_MATSOLVE_LAYOUT_", NULL};
 
 /* The per-column arrays for m columns */
 static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
@@ -148,6 +165,14 @@ PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(KSPBlockDestroyAliases(bk));
+  PetscCall(MatDestroy(&bk->Am));
+  PetscCall(VecDestroy(&bk->vin));
+  PetscCall(VecDestroy(&bk->vout));
+  PetscCall(VecDestroy(&bk->diag));
+  for (PetscInt g = 0; g < KSP_BICGSTABBLOCK_MAXGROUPS; g++) PetscCall(PetscFree3(bk->group[g].pos, bk->group[g].dot, bk->group[g].coef));
+  PetscCall(PetscFree3(bk->seq, bk->gdot, bk->gwork));
+  bk->ngroups     = 0;
+  bk->interleaved = PETSC_FALSE;
   if (bk->wrap)
     for (PetscInt k = 0; k < bk->nblocks + 2; k++) PetscCall(VecDestroy(&bk->wrap[k]));
   PetscCall(PetscFree(bk->wrap));
@@ -167,28 +192,67 @@ PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
    operator or its nonzero pattern changed) */
 PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblocks, PetscInt nprod, const PetscInt in[], const PetscInt out[])
 {
-  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  Mat                A;
-  PetscInt           nloc, N;
-  PetscObjectState   state;
-  PetscBool          same;
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk  = &fam->block;
+  Mat                 A;
+  PetscInt            nloc, N;
+  PetscObjectState    state;
+  PetscBool           same, interleaved;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(MatGetLocalSize(A, &nloc, NULL));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetNonzeroState(A, &state));
-  if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks) {
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &bk->jacobi));
+  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && (fam->identity || bk->jacobi)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!interleaved || fam->identity || bk->jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto", ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
+  if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks || bk->interleaved != interleaved) {
+    const PetscInt nalloc = nblocks + (interleaved ? 2 : 0); /* interleaved: x and b too */
+
     PetscCall(KSPBlockReset_BiCGStabFamily(ksp));
-    PetscCall(PetscMalloc1(nblocks * m * nloc, &bk->work));
+    PetscCall(PetscMalloc1(nalloc * m * nloc, &bk->work));
     PetscCall(PetscCalloc1((m + 1) * nblocks, &bk->cache));
     PetscCall(PetscMalloc1(nblocks + 2, &bk->wrap));
     for (PetscInt k = 0; k < nblocks + 2; k++) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &bk->wrap[k]));
-    bk->m       = m;
-    bk->nloc    = nloc;
-    bk->N       = N;
-    bk->nblocks = nblocks;
-    PetscCall(PetscInfo(ksp, "KSPMatSolve() work: %" PetscInt_FMT " blocks of %" PetscInt_FMT " x %" PetscInt_FMT "\n", nblocks, nloc, m));
+    if (interleaved) {
+      PetscCall(PetscCalloc3(m, &bk->seq, CAKRYLOV_VEC_MAX_DOTS * m, &bk->gdot, 4 * (CAKRYLOV_VEC_MAX_DOTS + 4 * CAKRYLOV_VEC_MAX_UPDATES) * m, &bk->gwork));
+      for (PetscInt g = 0; g < KSP_BICGSTABBLOCK_MAXGROUPS; g++) PetscCall(PetscMalloc3(m, &bk->group[g].pos, m, &bk->group[g].dot, 4 * CAKRYLOV_VEC_MAX_UPDATES * m, &bk->group[g].coef));
+    }
+    bk->m           = m;
+    bk->nloc        = nloc;
+    bk->N           = N;
+    bk->nblocks     = nblocks;
+    bk->interleaved = interleaved;
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() work: %" PetscInt_FMT " %s blocks of %" PetscInt_FMT " x %" PetscInt_FMT "\n", nalloc, interleaved ? "interleaved" : "dense", nloc, m));
+  }
+  if (bk->A != A || bk->Astate != state) {
+    PetscCall(MatDestroy(&bk->Am));
+    PetscCall(VecDestroy(&bk->vin));
+    PetscCall(VecDestroy(&bk->vout));
+  }
+  if (interleaved && !bk->Am) { /* A for all m columns at once, and Vecs of its layout to place on the blocks */
+    MPI_Comm    comm = PetscObjectComm((PetscObject)A);
+    PetscMPIInt size;
+
+    PetscCall(MatCreateMAIJ(A, m, &bk->Am));
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (size > 1) {
+      PetscCall(VecCreateMPIWithArray(comm, m, m * nloc, m * N, NULL, &bk->vin));
+      PetscCall(VecCreateMPIWithArray(comm, m, m * nloc, m * N, NULL, &bk->vout));
+    } else {
+      PetscCall(VecCreateSeqWithArray(comm, m, m * nloc, NULL, &bk->vin));
+      PetscCall(VecCreateSeqWithArray(comm, m, m * nloc, NULL, &bk->vout));
+    }
+  }
+  if (interleaved && !fam->identity) { /* PCJACOBI: its diagonal d = M^{-1} 1, as its PCApply() multiplies by it */
+    Vec one;
+
+    if (!bk->diag) PetscCall(MatCreateVecs(A, &bk->diag, NULL));
+    PetscCall(VecDuplicate(bk->diag, &one));
+    PetscCall(VecSet(one, 1.0));
+    PetscCall(PCApply(ksp->pc, one, bk->diag));
+    PetscCall(VecDestroy(&one));
   }
   same = bk->A == A && bk->Astate == state && bk->nprod == nprod ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt p = 0; same && p < nprod; p++) same = bk->prodin[p] == in[p] && bk->prodout[p] == out[p] ? PETSC_TRUE : PETSC_FALSE;
@@ -213,7 +277,8 @@ PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
 
   PetscFunctionBegin;
   if (na == bk->na) PetscFunctionReturn(PETSC_SUCCESS);
-  bk->na    = na;
+  bk->na = na;
+  if (bk->interleaved) PetscFunctionReturn(PETSC_SUCCESS); /* no views: the operator and the PC sweep all m columns */
   bk->alias = v;
   if (!na || v[0]) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), bk->nloc, PETSC_DECIDE, bk->N, na, bk->work + k * bk->m * bk->nloc, &v[k]));
@@ -229,7 +294,7 @@ PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
 }
 
 /* The wrappers on slot `slot` of every block, on column slot2col[slot] of X (xa, lda ldx) and of B (ba, lda ldb) */
-PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP ksp, PetscInt slot, PetscScalar *xa, PetscInt ldx, const PetscScalar *ba, PetscInt ldb)
+static PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP ksp, PetscInt slot, PetscScalar *xa, PetscInt ldx, const PetscScalar *ba, PetscInt ldb)
 {
   KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
   const PetscInt     col = bk->slot2col[slot];
@@ -241,7 +306,7 @@ PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP ksp, PetscInt slot, PetscScalar 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP ksp)
+static PetscErrorCode KSPBlockUnplace_BiCGStabFamily(KSP ksp)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
@@ -259,10 +324,12 @@ PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *b
   PetscInt           n  = 0;
 
   PetscFunctionBegin;
+  PetscCheck(!bk->ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
   for (PetscInt s = 0; s < bs->na; s++) {
     if (bk->reason[bk->slot2col[s]]) continue;
     if (s != n) {
-      for (PetscInt k = 0; k < bs->nkeep; k++) PetscCall(PetscArraycpy(bk->work + (bs->keep[k] * bk->m + n) * bk->nloc, bk->work + (bs->keep[k] * bk->m + s) * bk->nloc, bk->nloc));
+      if (!bk->interleaved) /* interleaved: the column keeps its place */
+        for (PetscInt k = 0; k < bs->nkeep; k++) PetscCall(PetscArraycpy(bk->work + (bs->keep[k] * bk->m + n) * bk->nloc, bk->work + (bs->keep[k] * bk->m + s) * bk->nloc, bk->nloc));
       bk->slot2col[n] = bk->slot2col[s];
     }
     n++;
@@ -370,14 +437,228 @@ PetscErrorCode KSPBlockCheckCoefficient_BiCGStabFamily(KSP ksp, PetscInt slot, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One fused group of the single solve on the column of slot s (wrap[k] on its column of block k, wrap[nblocks] on x,
-   wrap[nblocks + 1] on b) */
-PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+/* The block of wrapper v: k for wrap[k] (nblocks: x, nblocks + 1: b) */
+static PetscErrorCode KSPBlockIndex(KSP_BiCGStabBlock *bk, Vec v, PetscInt *k)
 {
   PetscFunctionBegin;
+  for (*k = 0; *k < bk->nblocks + 2 && bk->wrap[*k] != v; (*k)++) { }
+  PetscCheck(*k < bk->nblocks + 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A fused pass of the block path on a vector that is not a work block");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block k of the interleaved layout */
+static inline PetscScalar *KSPBlockArray(KSP_BiCGStabBlock *bk, PetscInt k)
+{
+  return bk->work + k * bk->m * bk->nloc;
+}
+
+/* Do a and b run the same pass (vectors, which updates read y, place in their columns' sequence)? */
+static PetscBool KSPBlockSameGroup(const KSP_BiCGStabBlockGroup *a, const KSP_BiCGStabBlockGroup *b)
+{
+  if (a->seq != b->seq || a->nu != b->nu || a->nd != b->nd) return PETSC_FALSE;
+  for (PetscInt k = 0; k < a->nu; k++) {
+    if (a->y[k] != b->y[k] || a->nx[k] != b->nx[k] || a->readsy[k] != b->readsy[k]) return PETSC_FALSE;
+    for (PetscInt c = 0; c < a->nx[k]; c++)
+      if (a->x[k][c] != b->x[k][c]) return PETSC_FALSE;
+  }
+  for (PetscInt d = 0; d < a->nd; d++)
+    if (a->dx[d] != b->dx[d] || a->dy[d] != b->dy[d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* Interleaved: the pass of the column of slot s joins the group of the same pass (a new group if none) with its
+   coefficients; it runs at the next flush */
+static PetscErrorCode KSPBlockRecord(KSP_BiCGStabBlock *bk, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+{
+  const PetscInt         j   = bk->slot2col[s];
+  KSP_BiCGStabBlockGroup key = {0}, *g = NULL;
+
+  PetscFunctionBegin;
+  key.seq = bk->seq[j]++;
+  key.nu  = nu;
+  key.nd  = nd;
+  for (PetscInt k = 0; k < nu; k++) {
+    PetscCall(KSPBlockIndex(bk, u[k].y, &key.y[k]));
+    for (key.nx[k] = 0; key.nx[k] < 3 && u[k].x[key.nx[k]]; key.nx[k]++) PetscCall(KSPBlockIndex(bk, u[k].x[key.nx[k]], &key.x[k][key.nx[k]]));
+    key.readsy[k] = u[k].b != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  for (PetscInt d = 0; d < nd; d++) {
+    PetscCall(KSPBlockIndex(bk, dx[d], &key.dx[d]));
+    PetscCall(KSPBlockIndex(bk, dy[d], &key.dy[d]));
+  }
+  for (PetscInt i = 0; i < bk->ngroups && !g; i++)
+    if (KSPBlockSameGroup(&bk->group[i], &key)) g = &bk->group[i];
+  if (!g) {
+    PetscCheck(bk->ngroups < KSP_BICGSTABBLOCK_MAXGROUPS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d different fused passes between two flushes", KSP_BICGSTABBLOCK_MAXGROUPS);
+    g       = &bk->group[bk->ngroups++];
+    key.pos = g->pos;
+    key.dot = g->dot;
+    key.coef = g->coef;
+    *g      = key;
+  }
+  g->pos[g->np]   = j;
+  g->dot[g->np++] = dot;
+  for (PetscInt k = 0; k < nu; k++) {
+    for (PetscInt c = 0; c < 3; c++) g->coef[(4 * k + c) * bk->m + j] = c < key.nx[k] ? u[k].a[c] : 0.0;
+    g->coef[(4 * k + 3) * bk->m + j] = u[k].b;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Runs the passes recorded since the last flush (interleaved; nothing to do in the dense layout): one sweep over the
+   rows per group, for its columns; a column's passes in the order it recorded them (groups by seq), then each
+   column's dots where its call asked for them
+*/
+PetscErrorCode KSPBlockFlush_BiCGStabFamily(KSP ksp)
+{
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  PetscInt           last = -1;
+
+  PetscFunctionBegin;
+  if (!bk->interleaved || !bk->ngroups) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < bk->ngroups; i++) last = PetscMax(last, bk->group[i].seq);
+  for (PetscInt seq = 0; seq <= last; seq++) {
+    for (PetscInt i = 0; i < bk->ngroups; i++) {
+      const KSP_BiCGStabBlockGroup *g = &bk->group[i];
+      CAKrylovVecBlockUpdate        u[CAKRYLOV_VEC_MAX_UPDATES];
+      const PetscScalar            *dx[CAKRYLOV_VEC_MAX_DOTS], *dy[CAKRYLOV_VEC_MAX_DOTS];
+
+      if (g->seq != seq) continue;
+      for (PetscInt k = 0; k < g->nu; k++) {
+        u[k].y  = KSPBlockArray(bk, g->y[k]);
+        u[k].nx = g->nx[k];
+        for (PetscInt c = 0; c < 3; c++) {
+          u[k].x[c] = c < g->nx[k] ? KSPBlockArray(bk, g->x[k][c]) : NULL;
+          u[k].a[c] = g->coef + (4 * k + c) * bk->m;
+        }
+        u[k].b = g->readsy[k] ? g->coef + (4 * k + 3) * bk->m : NULL;
+      }
+      for (PetscInt d = 0; d < g->nd; d++) {
+        dx[d] = KSPBlockArray(bk, g->dx[d]);
+        dy[d] = KSPBlockArray(bk, g->dy[d]);
+      }
+      PetscCall(CAKrylovVecFusedInterleaved(bk->nloc, bk->m, g->np, g->np == bk->m ? NULL : g->pos, g->nu, u, g->nd, dx, dy, bk->gwork, bk->gdot));
+      for (PetscInt t = 0; t < g->np; t++)
+        for (PetscInt d = 0; d < g->nd; d++) g->dot[t][d] = bk->gdot[d * bk->m + g->pos[t]];
+    }
+  }
+  for (PetscInt i = 0; i < bk->ngroups; i++)
+    for (PetscInt t = 0; t < bk->group[i].np; t++) bk->seq[bk->group[i].pos[t]] = 0;
+  bk->ngroups = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product p that writes block out (alias[out] = A alias[in[p]]) */
+static PetscErrorCode KSPBlockProduct(KSP_BiCGStabBlock *bk, PetscInt out, PetscInt *p)
+{
+  PetscFunctionBegin;
+  PetscCheck(!bk->ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
+  for (*p = 0; *p < bk->nprod && bk->prodout[*p] != out; (*p)++) { }
+  PetscCheck(*p < bk->nprod, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No product of the block path writes block %" PetscInt_FMT, out);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Interleaved: y = A x for all m columns of blocks x and y, one MatMult() of the MAIJ operator */
+static PetscErrorCode KSPBlockMatMultInterleaved(KSP_BiCGStabBlock *bk, PetscInt x, PetscInt y)
+{
+  PetscFunctionBegin;
+  PetscCall(VecPlaceArray(bk->vin, KSPBlockArray(bk, x)));
+  PetscCall(VecPlaceArray(bk->vout, KSPBlockArray(bk, y)));
+  PetscCall(MatMult(bk->Am, bk->vin, bk->vout));
+  PetscCall(VecResetArray(bk->vin));
+  PetscCall(VecResetArray(bk->vout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block out = A (block in) on the active columns, for the product of this solve that writes out: one AIJ x dense
+   MatProductNumeric() (dense) or one MatMult() of MatCreateMAIJ(A, m) (interleaved) */
+PetscErrorCode KSPBlockMult_BiCGStabFamily(KSP ksp, PetscInt out)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  PetscInt           p;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockProduct(bk, out, &p));
+  if (bk->interleaved) PetscCall(KSPBlockMatMultInterleaved(bk, bk->prodin[p], out));
+  else PetscCall(MatProductNumeric(bk->alias[out]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block out = A x on the active columns (dense: x copied into the input block of the product that writes out) */
+PetscErrorCode KSPBlockMultSolution_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt out)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  PetscInt           p;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockProduct(bk, out, &p));
+  if (bk->interleaved) PetscCall(KSPBlockMatMultInterleaved(bk, bk->nblocks, out));
+  else {
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[p] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
+    PetscCall(MatProductNumeric(bk->alias[out]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block y = M^{-1} (block x) on the active columns: PCMatApply() (dense) or the fused PCJACOBI y_ij = d_i x_ij (interleaved) */
+PetscErrorCode KSPBlockPCApply_BiCGStabFamily(KSP ksp, PetscInt x, PetscInt y)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  PetscCheck(!bk->ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
+  if (!bk->interleaved) PetscCall(PCMatApply(ksp->pc, bk->alias[x], bk->alias[y]));
+  else {
+    const PetscScalar *d, *xa = KSPBlockArray(bk, x);
+    PetscScalar       *ya = KSPBlockArray(bk, y);
+    const PetscInt     m  = bk->m;
+
+    PetscCall(VecGetArrayRead(bk->diag, &d));
+    for (PetscInt i = 0; i < bk->nloc; i++)
+      for (PetscInt j = 0; j < m; j++) ya[i * m + j] = d[i] * xa[i * m + j];
+    PetscCall(VecRestoreArrayRead(bk->diag, &d));
+    PetscCall(PetscLogFlops((PetscLogDouble)bk->nloc * m));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block y = b on the active columns (dense: from B's columns, whose layout need not be that of the work blocks) */
+static PetscErrorCode KSPBlockCopyRHS(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt y)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  if (bk->interleaved) PetscCall(PetscArraycpy(KSPBlockArray(bk, y), KSPBlockArray(bk, bk->nblocks + 1), bk->m * bk->nloc));
+  else
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (y * bk->m + s) * bk->nloc, bs->ba + bk->slot2col[s] * bs->ldb, bk->nloc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One fused group of the single solve on the column of slot s (wrap[k] on its column of block k, wrap[nblocks] on x,
+   wrap[nblocks + 1] on b): run here (dense), or recorded for the next KSPBlockFlush_BiCGStabFamily() (interleaved) */
+PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  if (bk->interleaved) {
+    PetscCall(KSPBlockRecord(bk, s, nu, u, nd, dx, dy, dot));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
   PetscCall(CAKrylovVecFused(nu, u, nd, dx, dy, dot));
   PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Column-major a (lda) into the interleaved block v: v[i m + j] = a[j lda + i], in tiles of 64 rows */
+static PetscErrorCode KSPBlockInterleave(PetscInt nloc, PetscInt m, const PetscScalar *a, PetscInt lda, PetscScalar *v)
+{
+  PetscFunctionBegin;
+  for (PetscInt i0 = 0; i0 < nloc; i0 += 64)
+    for (PetscInt j = 0; j < m; j++)
+      for (PetscInt i = i0; i < PetscMin(i0 + 64, nloc); i++) v[i * m + j] = a[j * lda + i];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -409,6 +690,11 @@ PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCG
   }
   bs->na = bk->m;
   PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
+  if (bk->interleaved) { /* b and x into their interleaved blocks (x = 0 for a zero guess) */
+    PetscCall(KSPBlockInterleave(bk->nloc, bk->m, bs->ba, bs->ldb, KSPBlockArray(bk, bk->nblocks + 1)));
+    if (ksp->guess_zero) PetscCall(PetscArrayzero(KSPBlockArray(bk, bk->nblocks), bk->m * bk->nloc));
+    else PetscCall(KSPBlockInterleave(bk->nloc, bk->m, bs->xa, bs->ldx, KSPBlockArray(bk, bk->nblocks)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -418,6 +704,14 @@ PetscErrorCode KSPBlockSolveEnd_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCGSt
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
 
   PetscFunctionBegin;
+  PetscCheck(!fam->block.ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
+  if (fam->block.interleaved) { /* x back into X: entry (i, j) of the block is X(i, j) */
+    const PetscScalar *xb = KSPBlockArray(&fam->block, fam->block.nblocks);
+
+    for (PetscInt i0 = 0; i0 < fam->block.nloc; i0 += 64)
+      for (PetscInt j = 0; j < fam->block.m; j++)
+        for (PetscInt i = i0; i < PetscMin(i0 + 64, fam->block.nloc); i++) bs->xa[j * bs->ldx + i] = xb[i * fam->block.m + j];
+  }
   PetscCall(MatDenseRestoreArray(X, &bs->xa));
   PetscCall(MatDenseRestoreArrayRead(B, &bs->ba));
   fam->nsolves++;
@@ -441,30 +735,31 @@ PetscErrorCode KSPBlockInitialResidual_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlock
   PetscFunctionBegin;
   if (ksp->guess_zero) { /* r_0 = b (M^{-1} b: b copied into t1 first, since B's column layout, e.g. a batch of
                             KSPMatSolve(), need not be that of the work blocks, which PCMatApply() checks from PETSc 3.23 on) */
-    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (y * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
-    if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[t1], bk->alias[r]));
+    PetscCall(KSPBlockCopyRHS(ksp, bs, y));
+    if (bs->left) PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, t1, r));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[0] * bk->m + s) * bk->nloc, bs->xa + s * bs->ldx, bk->nloc));
-  PetscCall(MatProductNumeric(bk->alias[bk->prodout[0]])); /* A x_0 */
+  PetscCall(KSPBlockMultSolution_BiCGStabFamily(ksp, bs, bk->prodout[0])); /* A x_0 */
   for (PetscInt s = 0; s < bs->na; s++) {
     const CAKrylovVecUpdate u[] = {{.y = w[y], .a = {1.0, -1.0}, .x = {w[bk->nblocks + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  if (bs->left) PetscCall(PCMatApply(ksp->pc, bk->alias[t1], bk->alias[r]));
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
+  if (bs->left) PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, t1, r));
   if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
     const PetscBool pb = bs->left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
 
     if (pb) { /* M^{-1} b into t1, through a copy of b in t2 (B's column layout, as above) */
-      for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (t2 * bk->m + s) * bk->nloc, bs->ba + s * bs->ldb, bk->nloc));
-      PetscCall(PCMatApply(ksp->pc, bk->alias[t2], bk->alias[t1]));
+      PetscCall(KSPBlockCopyRHS(ksp, bs, t2));
+      PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, t2, t1));
     }
     for (PetscInt s = 0; s < bs->na; s++) {
       const Vec v = pb ? w[t1] : w[bk->nblocks + 1];
 
       PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &v, &v, &bk->dots[s]));
     }
+    PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
     PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
     bs->nred++;
     for (PetscInt s = 0; s < bs->na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
@@ -555,7 +850,8 @@ PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one operator pass per SpMV of the iteration and %" PetscInt_FMT " %sreductions per iteration for the block%s%s\n", nred, hidden ? "non-blocking " : "", hidden ? ", each hidden behind " : "", hidden ? hidden : ""));
-  if (bk->nmatsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? "together" : "column by column", bk->last_its, bk->last_reductions));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: %s%s\n", CAKrylovMatSolveLayouts[bk->layout], bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO ? " (interleaved with the identity preconditioner or PCJACOBI, dense otherwise)" : ""));
+  if (bk->nmatsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? (bk->interleaved ? "together, interleaved" : "together, dense") : "column by column", bk->last_its, bk->last_reductions));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -571,11 +867,97 @@ static PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons_BiCGStabFamily(KSP 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Composes (on) or removes CAKrylovKSPGetMatSolveConvergedReasons_C on a type with a block solver */
+static PetscErrorCode CAKrylovKSPSetMatSolveLayout_BiCGStabFamily(KSP ksp, CAKrylovMatSolveLayout layout)
+{
+  PetscFunctionBegin;
+  ((KSP_BiCGStabFamily *)ksp->data)->block.layout = layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CAKrylovKSPGetMatSolveLayout_BiCGStabFamily(KSP ksp, CAKrylovMatSolveLayout *layout)
+{
+  PetscFunctionBegin;
+  *layout = ((KSP_BiCGStabFamily *)ksp->data)->block.layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Composes (on) or removes the KSPMatSolve() methods of a type with a block solver */
 PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP ksp, PetscBool on)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", on ? CAKrylovKSPGetMatSolveConvergedReasons_BiCGStabFamily : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "CAKrylovKSPSetMatSolveLayout_C", on ? CAKrylovKSPSetMatSolveLayout_BiCGStabFamily : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveLayout_C", on ? CAKrylovKSPGetMatSolveLayout_BiCGStabFamily : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ksp_<type>_matsolve_layout (inside the type's options head) */
+PetscErrorCode KSPSetFromOptionsMatSolve_BiCGStabFamily(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  char               opt[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-ksp_%s_matsolve_layout", ((PetscObject)ksp)->type_name));
+  PetscCall(PetscOptionsEnum(opt, "Layout of the columns of KSPMatSolve()'s block solve", "CAKrylovKSPSetMatSolveLayout", CAKrylovMatSolveLayouts, (PetscEnum)bk->layout, (PetscEnum *)&bk->layout, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  CAKrylovKSPSetMatSolveLayout - how the block solver of `KSPMatSolve()` of a cakrylov `KSP` stores its columns
+
+  Logically Collective
+
+  Input Parameters:
++ ksp    - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`; ignored for other types)
+- layout - `CAKRYLOV_MATSOLVE_LAYOUT_AUTO` (default), `CAKRYLOV_MATSOLVE_LAYOUT_DENSE` or `CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED`
+
+  Options Database Key:
+. -ksp_<type>_matsolve_layout <auto,dense,interleaved> - the layout
+
+  Level: intermediate
+
+  Notes:
+  The interleaved layout stores the m values of a row side by side and applies the operator as one `MatMult()` of
+  `MatCreateMAIJ()`: one pass over the matrix for all columns. The dense layout applies it as one AIJ x dense
+  `MatProductNumeric()`, which PETSc runs as one pass over the matrix per 4 columns, and reads x from 4 column streams;
+  the interleaved layout is faster wherever it was measured (`make bench-mrhs`, see the README). It applies the
+  preconditioner itself and so takes only the identity or `PCJACOBI` (an error otherwise); auto chooses it for those and
+  the dense layout, with `PCMatApply()`, for every other preconditioner. The layout changes the order of no operation of a
+  column's iteration except inside the operator's product, so both give each column the iteration of its `KSPSolve()`
+  up to the rounding of the product.
+
+.seealso: `CAKrylovMatSolveLayout`, `CAKrylovKSPGetMatSolveLayout()`, `KSPMatSolve()`, `MatCreateMAIJ()`
+@*/
+PetscErrorCode CAKrylovKSPSetMatSolveLayout(KSP ksp, CAKrylovMatSolveLayout layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, layout, 2);
+  PetscTryMethod(ksp, "CAKrylovKSPSetMatSolveLayout_C", (KSP, CAKrylovMatSolveLayout), (ksp, layout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  CAKrylovKSPGetMatSolveLayout - the layout asked for the block solver of `KSPMatSolve()`
+
+  Not Collective
+
+  Input Parameter:
+. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`)
+
+  Output Parameter:
+. layout - the layout
+
+  Level: intermediate
+
+.seealso: `CAKrylovKSPSetMatSolveLayout()`, `CAKrylovMatSolveLayout`
+@*/
+PetscErrorCode CAKrylovKSPGetMatSolveLayout(KSP ksp, CAKrylovMatSolveLayout *layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "CAKrylovKSPGetMatSolveLayout_C", (KSP, CAKrylovMatSolveLayout *), (ksp, layout));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -116,19 +116,20 @@ static PetscInt KSPPIPEBCGSMGroupB(PetscBool identity, PetscScalar alpha, PetscS
   return n;
 }
 
-/* Group C (line 14), one pass: r = q - omega y,  w = y - omega t + omega alpha v,  and the dots
-   [rho, psi, sigma, delta, nu] = [(r, rt), (z, rt), (w, rt), (s, rt), (r, r)] (the first 4 without the norm) into dot[] */
-static PetscErrorCode KSPPIPEBCGSMGroupC(PetscBool wantnorm, PetscScalar alpha, PetscScalar omega, const Vec w[], PetscScalar dot[5])
+/* Group C (line 14), one pass, into u[] and dx[], dy[] (returns the number of dots): r = q - omega y,
+   w = y - omega t + omega alpha v,  and the dots [rho, psi, sigma, delta, nu] = [(r, rt), (z, rt), (w, rt), (s, rt), (r, r)]
+   (the first 4 without the norm) */
+static PetscInt KSPPIPEBCGSMGroupC(PetscBool wantnorm, PetscScalar alpha, PetscScalar omega, const Vec w[], CAKrylovVecUpdate u[2], Vec dx[5], Vec dy[5])
 {
-  const CAKrylovVecUpdate u[]  = {
-    {.y = w[W_R], .a = {1.0, -omega}, .x = {w[W_Q], w[W_Y]}},
-    {.y = w[W_W], .a = {1.0, -omega, omega * alpha}, .x = {w[W_Y], w[W_T], w[W_V]}},
-  };
-  const Vec               dx[] = {w[W_R], w[W_Z], w[W_W], w[W_S], w[W_R]}, dy[] = {w[W_RT], w[W_RT], w[W_RT], w[W_RT], w[W_R]};
+  const Vec x[] = {w[W_R], w[W_Z], w[W_W], w[W_S], w[W_R]}, y[] = {w[W_RT], w[W_RT], w[W_RT], w[W_RT], w[W_R]};
 
-  PetscFunctionBegin;
-  PetscCall(CAKrylovVecFused(2, u, wantnorm ? 5 : 4, dx, dy, dot));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  u[0] = (CAKrylovVecUpdate){.y = w[W_R], .a = {1.0, -omega}, .x = {w[W_Q], w[W_Y]}};
+  u[1] = (CAKrylovVecUpdate){.y = w[W_W], .a = {1.0, -omega, omega * alpha}, .x = {w[W_Y], w[W_T], w[W_V]}};
+  for (PetscInt d = 0; d < 5; d++) {
+    dx[d] = x[d];
+    dy[d] = y[d];
+  }
+  return wantnorm ? 5 : 4;
 }
 
 static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
@@ -185,7 +186,13 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
 
       PetscCall(CAKrylovVecFused(n, u, 0, NULL, NULL, NULL));
     }
-    PetscCall(KSPPIPEBCGSMGroupC(wantnorm, alpha, omega, w, dot)); /* line 14 (group C): r, w, [rho, psi, sigma, delta, nu] */
+    { /* line 14 (group C): r, w, [rho, psi, sigma, delta, nu] */
+      CAKrylovVecUpdate u[2];
+      Vec               dx[5], dy[5];
+      const PetscInt    nd = KSPPIPEBCGSMGroupC(wantnorm, alpha, omega, w, u, dx, dy);
+
+      PetscCall(CAKrylovVecFused(2, u, nd, dx, dy, dot));
+    }
     PetscCall(CAKrylovReductionBegin(comm, wantnorm ? 5 : 4, dot, &req));
     PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 1, &req, w[W_W], w[W_WH], w[W_T])); /* line 15: w^ = M^{-1} w, t = A w^ */
     PetscCall(CAKrylovReductionEnd(&req));
@@ -222,8 +229,9 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
 
 /*
    KSPMatSolve(): the iteration above for m columns together (src/ksp/common/bicgstabblock.c has the machinery). Each
-   M^{-1}, A pair of the single solve is one PCMatApply() and one MatProductNumeric() (AIJ x dense) on the block of active
-   columns; the fused groups run once per column; the dots of all columns of each of the 2 reduction points of an
+   M^{-1}, A pair of the single solve is one block PC application and one block operator application
+   (KSPBlockPCApply_BiCGStabFamily(), KSPBlockMult_BiCGStabFamily()); the fused groups are called per column and flushed
+   after each loop; the dots of all columns of each of the 2 reduction points of an
    iteration are one MPI_Iallreduce, in flight while the block's z^ = M^{-1} z, v = A z^ (first) and w^ = M^{-1} w,
    t = A w^ (second) are computed, as in the single solve. A column's arithmetic is that of its KSPSolve().
 */
@@ -236,11 +244,10 @@ enum { P_W, P_T, P_V, P_S, P_Z, P_COUNT };
 static PetscErrorCode KSPPIPEBCGSMBlockPrecMult(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt y, PetscInt yh, PetscInt z)
 {
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
-  Mat                *a   = fam->block.alias;
 
   PetscFunctionBegin;
-  if (!fam->identity) PetscCall(PCMatApply(ksp->pc, a[bs->h[y]], a[bs->h[yh]]));
-  PetscCall(MatProductNumeric(a[bs->h[z]]));
+  if (!fam->identity) PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, bs->h[y], bs->h[yh]));
+  PetscCall(KSPBlockMult_BiCGStabFamily(ksp, bs->h[z]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,6 +268,7 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 2, dx, dy, &dots[2 * s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots, &req));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
   PetscCall(CAKrylovReductionEnd(&req));
@@ -303,12 +311,14 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSP_BiCGStabBlockSolve *b
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 3, dx, dy, &dots[3 * s]));
     bk->restart[col] = PETSC_FALSE;
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots, &req));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
   PetscCall(CAKrylovReductionEnd(&req));
   bs->nred++;
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bs->h[W_PH]));
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp)); /* the half steps of the columns that ended */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -352,16 +362,17 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt    col = bk->slot2col[s];
     CAKrylovVecUpdate u[2];
+    Vec               dx[5], dy[5];
     PetscInt          n;
 
     PetscCall(PetscArrayzero(&dots[nd * s], nd));
     if (!bk->live[s]) continue;
     n = KSPPIPEBCGSMGroupB(fam->identity, bk->alpha[col], bk->omega[col], w[W_COUNT], w, u);
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 0, NULL, NULL, NULL));
-    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
-    PetscCall(KSPPIPEBCGSMGroupC(wantnorm, bk->alpha[col], bk->omega[col], w, &dots[nd * s]));
-    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    (void)KSPPIPEBCGSMGroupC(wantnorm, bk->alpha[col], bk->omega[col], w, u, dx, dy);
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, nd, dx, dy, &dots[nd * s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
   PetscCall(CAKrylovReductionEnd(&req));
@@ -383,20 +394,19 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *
 static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 {
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
-  KSP_BiCGStabBlock  *bk  = &fam->block;
   const Vec          *w   = bs->w;
 
   PetscFunctionBegin;
-  for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bs->h[W_RH] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
-  PetscCall(MatProductNumeric(bk->alias[W_W]));
+  PetscCall(KSPBlockMultSolution_BiCGStabFamily(ksp, bs, W_W));
   for (PetscInt s = 0; s < bs->na; s++) {
     const CAKrylovVecUpdate u[] = {{.y = w[W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[W_W]}}}; /* r = b - A x */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
-  PetscCall(MatProductNumeric(bk->alias[W_S]));
+  PetscCall(KSPBlockMult_BiCGStabFamily(ksp, W_S));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_S, W_SH, W_Z));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
   fam->nreplacements++;
@@ -475,6 +485,7 @@ static PetscErrorCode KSPSetFromOptions_PIPEBCGSM(KSP ksp, CAKrylovOptionItems P
   PetscCall(PetscOptionsInt("-ksp_pipebcgsm_residual_replacement_period", "Residual replacement every this many iterations (0: never)", "KSPPIPEBCGSMSetReplacementPeriod", period, &period, &flg));
   if (flg) PetscCall(KSPPIPEBCGSMSetReplacementPeriod(ksp, period));
   PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject));
+  PetscCall(KSPSetFromOptionsMatSolve_BiCGStabFamily(ksp, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -621,7 +632,8 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    Options Database Keys:
 +  -ksp_pipebcgsm_residual_replacement_period <100> - residual replacement every this many iterations (0: never)
 .  -ksp_pipebcgsm_progress <none,test>     - progression of the reductions while the PC and SpMV run (see `KSPPIPEBCGSMSetProgress()`)
--  -ksp_pipebcgsm_progress_tests <20>      - `MPI_Test` calls per overlapped region with progress test
+.  -ksp_pipebcgsm_progress_tests <20>      - `MPI_Test` calls per overlapped region with progress test
+-  -ksp_pipebcgsm_matsolve_layout <auto,dense,interleaved> - how `KSPMatSolve()`'s block stores its columns (`CAKrylovKSPSetMatSolveLayout()`)
 
    Level: intermediate
 
@@ -654,14 +666,16 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
 
    `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
    together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
-   fallback to a `KSPSolve()` per column): each z^ = M^{-1} z, v = A z^ and w^ = M^{-1} w, t = A w^ is one
-   `PCMatApply()` and one AIJ x dense product on the columns still iterating, the fused passes run per column, and the
+   fallback to a `KSPSolve()` per column, and for the two layouts, `CAKrylovMatSolveLayout`): each z^ = M^{-1} z,
+   v = A z^ and w^ = M^{-1} w, t = A w^ is one block preconditioner application (a fused Jacobi pass, or `PCMatApply()`)
+   and one block operator application (a `MatMult()` of `MatCreateMAIJ()`, or an AIJ x dense product), each fused group
+   one pass for all columns (interleaved) or one per column (dense), and the
    dots of all columns of each reduction point are one `MPI_Iallreduce` in flight while those block applications run:
    2 reductions per iteration for the block, as for one system. Residual replacement works in the block path: the
    columns iterating share the iteration count, so every `-ksp_pipebcgsm_residual_replacement_period` iterations all
-   of them are replaced together (two more products per count of active columns are built for it). Differences from
+   of them are replaced together (dense layout: two more products per count of active columns are built for it). Differences from
    `KSPSolve()`: an exact (rt, r) = 0, which `KSPSolve()` restarts from, ends the column with `KSP_DIVERGED_BREAKDOWN`;
-   -ksp_pipebcgsm_progress test does not poll in the block path (`PCMatApply()` and the product are not chunked).
+   -ksp_pipebcgsm_progress test does not poll in the block path.
 
    References:
 +  * - S. Cools, W. Vanroose, The communication-hiding pipelined BiCGstab method for the parallel solution

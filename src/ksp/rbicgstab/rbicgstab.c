@@ -57,43 +57,39 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* line 10 (pass B): t^ = z - alpha s;  with the identity t^ = r~ = r - alpha v, in place (w[]: the work vectors, the
-   preconditioned ones the plain ones with the identity) */
-static PetscErrorCode KSPRBiCGStabPassB(PetscBool identity, PetscScalar alpha, const Vec w[])
+/* line 10 (pass B) into u[0]: t^ = z - alpha s;  with the identity t^ = r~ = r - alpha v, in place (w[]: the work vectors,
+   the preconditioned ones the plain ones with the identity) */
+static void KSPRBiCGStabPassB(PetscBool identity, PetscScalar alpha, const Vec w[], CAKrylovVecUpdate u[1])
 {
-  const CAKrylovVecUpdate u[]  = {{.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}}};
-  const CAKrylovVecUpdate ui[] = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
-
-  PetscFunctionBegin;
-  PetscCall(CAKrylovVecFused(1, identity ? ui : u, 0, NULL, NULL, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  if (identity) u[0] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}};
+  else u[0] = (CAKrylovVecUpdate){.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}};
 }
 
-/* line 12 (pass C): r~ = r - alpha v (in r; done in pass B with the identity), [theta, phi, eta, psi] = [(t, r~), (t, t),
-   (r~, r~), (t, r0)] into dot[] */
-static PetscErrorCode KSPRBiCGStabPassC(PetscBool identity, PetscScalar alpha, const Vec w[], PetscScalar dot[4])
+/* line 12 (pass C) into u[] (returns how many) and the 4 dots dx[], dy[]: r~ = r - alpha v (in r; done in pass B with the
+   identity), [theta, phi, eta, psi] = [(t, r~), (t, t), (r~, r~), (t, r0)] */
+static PetscInt KSPRBiCGStabPassC(PetscBool identity, PetscScalar alpha, const Vec w[], CAKrylovVecUpdate u[1], Vec dx[4], Vec dy[4])
 {
-  const CAKrylovVecUpdate u[]  = {{.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}}};
-  const Vec               dx[] = {w[W_T], w[W_T], w[W_R], w[W_T]}, dy[] = {w[W_R], w[W_T], w[W_R], w[W_R0]};
+  const Vec x[] = {w[W_T], w[W_T], w[W_R], w[W_T]}, y[] = {w[W_R], w[W_T], w[W_R], w[W_R0]};
 
-  PetscFunctionBegin;
-  PetscCall(CAKrylovVecFused(identity ? 0 : 1, u, 4, dx, dy, dot));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt d = 0; d < 4; d++) {
+    dx[d] = x[d];
+    dy[d] = y[d];
+  }
+  u[0] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}};
+  return identity ? 0 : 1;
 }
 
-/* lines 15 and 22 (pass D): x, r, z, v^, and the local (r, r) into *rr (wantnorm) for the test at the next reduction */
-static PetscErrorCode KSPRBiCGStabPassD(PetscBool identity, PetscBool wantnorm, PetscScalar alpha, PetscScalar omega, PetscScalar beta, Vec x, const Vec w[], PetscScalar *rr)
+/* lines 15 and 22 (pass D) into u[] (returns how many): x, r, z, v^; the caller adds the local (r, r) for the test at the
+   next reduction */
+static PetscInt KSPRBiCGStabPassD(PetscBool identity, PetscScalar alpha, PetscScalar omega, PetscScalar beta, Vec x, const Vec w[], CAKrylovVecUpdate u[4])
 {
-  CAKrylovVecUpdate u[4];
-  PetscInt          n = 0;
+  PetscInt n = 0;
 
-  PetscFunctionBegin;
   u[n++] = (CAKrylovVecUpdate){.y = x, .b = 1.0, .a = {alpha, omega}, .x = {w[W_VH], w[W_TH]}}; /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
   u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}};              /* r = r~ - omega t */
   if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0, -omega}, .x = {w[W_TH], w[W_Q]}}; /* z = t^ - omega q */
   u[n++] = (CAKrylovVecUpdate){.y = w[W_VH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_Z], w[W_S]}}; /* v^ = z + beta (v^ - omega s) */
-  PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], rr));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return n;
 }
 
 static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
@@ -141,9 +137,20 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
     if (ksp->reason) break;
 
-    PetscCall(KSPRBiCGStabPassB(rb->identity, alpha, w)); /* line 10 */
+    { /* line 10 */
+      CAKrylovVecUpdate u[1];
+
+      KSPRBiCGStabPassB(rb->identity, alpha, w, u);
+      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+    }
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_TH], w[W_T])); /* line 11: t = A t^ */
-    PetscCall(KSPRBiCGStabPassC(rb->identity, alpha, w, dot)); /* line 12 */
+    { /* line 12 */
+      CAKrylovVecUpdate u[1];
+      Vec               dx[4], dy[4];
+      const PetscInt    n = KSPRBiCGStabPassC(rb->identity, alpha, w, u, dx, dy);
+
+      PetscCall(CAKrylovVecFused(n, u, 4, dx, dy, dot));
+    }
     PetscCall(CAKrylovReductionBegin(comm, 4, dot, &req));
     if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_2, &req, w[W_T], w[W_Q])); /* line 13: q = M^{-1} t */
     PetscCall(CAKrylovReductionEnd(&req));
@@ -153,7 +160,12 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     KSPCheckDot(ksp, dot[3]);
     beta = (-omega * dot[3] / rho) * (alpha / omega); /* lines 20-21: rho_{j+1} = -omega psi; beta = (rho_{j+1} / rho_j)(alpha / omega) */
 
-    PetscCall(KSPRBiCGStabPassD(rb->identity, wantnorm, alpha, omega, beta, X, w, &dot[1])); /* lines 15, 22 */
+    { /* lines 15, 22 */
+      CAKrylovVecUpdate u[4];
+      const PetscInt    n = KSPRBiCGStabPassD(rb->identity, alpha, omega, beta, X, w, u);
+
+      PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], &dot[1]));
+    }
     PetscCall(CAKrylovKSPNextIteration(ksp));
     rb->nits++;
     if (!wantnorm) {
@@ -178,8 +190,9 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
 
 /*
    KSPMatSolve(): the iteration above for m columns together (src/ksp/common/bicgstabblock.c has the machinery).
-   v = A v^ and t = A t^ are one AIJ x dense product each on the block of active columns, s = M^{-1} v and q = M^{-1} t
-   (and z_0 = M^{-1} r_0) one PCMatApply(); the fused passes run once per column; the dots of all columns of each of the
+   v = A v^ and t = A t^ are one block operator application each (KSPBlockMult_BiCGStabFamily()), s = M^{-1} v and
+   q = M^{-1} t (and z_0 = M^{-1} r_0) one block PC application (KSPBlockPCApply_BiCGStabFamily()); the fused passes are
+   called per column and flushed after each loop; the dots of all columns of each of the
    2 reduction points of an iteration are one MPI_Iallreduce, in flight while the block's M^{-1} runs, as in the single
    solve. Each column's ||r_k|| is tested with the next iteration's first reduction. A column's arithmetic is that of
    its KSPSolve().
@@ -194,7 +207,7 @@ static PetscErrorCode KSPRBiCGStabBlockPCApply(KSP ksp, KSP_BiCGStabBlockSolve *
 
   PetscFunctionBegin;
   if (rb->identity) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PCMatApply(ksp->pc, rb->block.alias[x], rb->block.alias[y]));
+  PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, x, y));
   rb->npc += bs->na;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,6 +227,7 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 1, &w[W_R], &w[W_R], &dots[s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), bs->na, dots, &req));
   PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_R, bs->h[W_Z])); /* line 3: z = M^{-1} r */
   PetscCall(CAKrylovReductionEnd(&req));
@@ -226,6 +240,7 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
     PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, dots[s]));
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -243,11 +258,12 @@ static PetscErrorCode KSPRBiCGStabBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs
   MPI_Request        req;
 
   PetscFunctionBegin;
-  PetscCall(MatProductNumeric(bk->alias[W_V]));
+  PetscCall(KSPBlockMult_BiCGStabFamily(ksp, W_V));
   for (PetscInt s = 0; s < bs->na; s++) {
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_R0], &dots[nd * s]));
     if (*pending) dots[nd * s + 1] = bk->rr[bk->slot2col[s]];
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
   PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_V, bs->h[W_S]));
   PetscCall(CAKrylovReductionEnd(&req));
@@ -284,16 +300,21 @@ static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < bs->na; s++) {
-    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
-    PetscCall(KSPRBiCGStabPassB(rb->identity, bk->alpha[bk->slot2col[s]], bs->w));
-    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    CAKrylovVecUpdate u[1];
+
+    KSPRBiCGStabPassB(rb->identity, bk->alpha[bk->slot2col[s]], bs->w, u);
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(MatProductNumeric(bk->alias[W_T]));
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
+  PetscCall(KSPBlockMult_BiCGStabFamily(ksp, W_T));
   for (PetscInt s = 0; s < bs->na; s++) {
-    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
-    PetscCall(KSPRBiCGStabPassC(rb->identity, bk->alpha[bk->slot2col[s]], bs->w, &dots[4 * s]));
-    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    CAKrylovVecUpdate u[1];
+    Vec               dx[4], dy[4];
+    const PetscInt    n = KSPRBiCGStabPassC(rb->identity, bk->alpha[bk->slot2col[s]], bs->w, u, dx, dy);
+
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 4, dx, dy, &dots[4 * s]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 4 * bs->na, dots, &req));
   PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_T, bs->h[W_Q]));
   PetscCall(CAKrylovReductionEnd(&req));
@@ -309,6 +330,7 @@ static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs
     if (bad) continue;
     bk->beta[col] = (-bk->omega[col] * dots[4 * s + 3] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]);
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp)); /* the half steps of the columns that ended */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -326,11 +348,14 @@ static PetscErrorCode KSPRBiCGStabBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *b
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
 
+    CAKrylovVecUpdate u[4];
+    PetscInt          n;
+
     if (!bk->live[s]) continue;
-    PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
-    PetscCall(KSPRBiCGStabPassD(rb->identity, wantnorm, bk->alpha[col], bk->omega[col], bk->beta[col], bs->w[W_COUNT], bs->w, &bk->rr[col]));
-    PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
+    n = KSPRBiCGStabPassD(rb->identity, bk->alpha[col], bk->omega[col], bk->beta[col], bs->w[W_COUNT], bs->w, u);
+    PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, wantnorm ? 1 : 0, &bs->w[W_R], &bs->w[W_R], &bk->rr[col]));
   }
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   bs->k++;
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
@@ -402,6 +427,7 @@ static PetscErrorCode KSPSetFromOptions_RBiCGStab(KSP ksp, CAKrylovOptionItems P
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP RBICGSTAB options");
   PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject));
+  PetscCall(KSPSetFromOptionsMatSolve_BiCGStabFamily(ksp, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -469,7 +495,8 @@ PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
 
    Options Database Keys:
 +  -ksp_rbicgstab_progress <none,test> - progression of the reductions while the preconditioner runs (see `KSPRBiCGStabSetProgress()`)
--  -ksp_rbicgstab_progress_tests <20>  - `MPI_Test` calls per overlapped region with progress test
+.  -ksp_rbicgstab_progress_tests <20>  - `MPI_Test` calls per overlapped region with progress test
+-  -ksp_rbicgstab_matsolve_layout <auto,dense,interleaved> - how `KSPMatSolve()`'s block stores its columns (`CAKrylovKSPSetMatSolveLayout()`)
 
    Level: intermediate
 
@@ -496,13 +523,15 @@ PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
 
    `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
    together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
-   fallback to a `KSPSolve()` per column): v = A v^ and t = A t^ are one AIJ x dense product each, s = M^{-1} v and
-   q = M^{-1} t one `PCMatApply()` each, on the columns still iterating; the fused passes run per column, and the dots
+   fallback to a `KSPSolve()` per column, and for the two layouts, `CAKrylovMatSolveLayout`): v = A v^ and t = A t^
+   are one block operator application each (a `MatMult()` of `MatCreateMAIJ()`, or an AIJ x dense product), s = M^{-1} v
+   and q = M^{-1} t one block preconditioner application each (a fused Jacobi pass, or `PCMatApply()`); each fused
+   group is one pass for all columns (interleaved) or one per column (dense), and the dots
    of all columns of each reduction point are one `MPI_Iallreduce` in flight while the block's preconditioner runs:
    2 reductions per iteration for the block, as for one system, each column's residual norm tested one half step
    late as in `KSPSolve()`. Differences from `KSPSolve()`: an exact (r, r0) = 0, which `KSPSolve()` restarts from,
-   ends the column with `KSP_DIVERGED_BREAKDOWN`; -ksp_rbicgstab_progress test does not poll in the block path
-   (`PCMatApply()` is not chunked); -ksp_view's PC applications count a block application once per column.
+   ends the column with `KSP_DIVERGED_BREAKDOWN`; -ksp_rbicgstab_progress test does not poll in the block path;
+   -ksp_view's PC applications count a block application once per column.
 
    References:
 .  * - B. Krasnopolsky, Revisiting performance of BiCGStab methods for solving systems with multiple right-hand
