@@ -1,19 +1,20 @@
 static char help[] = "Multiple right-hand sides on the 7-point 3D Laplacian (Dirichlet boundary eliminated): the time per RHS-iteration of\n\
 m separate PETSc bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, m separate PETSc pipebcgs KSPSolve()s (the paper's\n\
-baseline of its pipelined block), and KSPMatSolve() with cakrylov's bcgsm, pipebcgsm and rbicgstab; the bytes each RHS-iteration moves (a model) against the STREAM triad measured in the same run; and the layout of\n\
-the m columns for one SpMV: dense column-major (AIJ x MATDENSE, MatProductNumeric(), what the block solvers use) against\n\
-interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
+baseline of its pipelined block), and KSPMatSolve() with cakrylov's bcgsm, pipebcgsm and rbicgstab (their default\n\
+layout, interleaved with these PCs) and bcgsm in the dense layout; the bytes each RHS-iteration moves (a model) against the\n\
+STREAM triad measured in the same run; and the layout of the m columns for one SpMV: dense column-major (AIJ x MATDENSE,\n\
+MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
   -n <200>             : grid points per direction (N = n^3 unknowns)\n\
   -m <1,4,16>          : numbers of right-hand sides (columns of B), comma-separated\n\
   -pc_type <none|jacobi> : preconditioner of every KSP\n\
   -its <4>             : iterations per solve (every column runs exactly this many: rtol 1e-30)\n\
   -runs <3>            : timed solves per (m, method), after a warm-up solve of one iteration\n\
-  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,pipebcgsm,rbicgstab\n\
+  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,bcgsm-dense,pipebcgsm,rbicgstab\n\
   -layout <true>       : time one SpMV of m columns dense and MAIJ for every m > 1 of -m\n\
   -stream <true>       : measure the STREAM triad (false: no bandwidth fractions)\n\
   -csv <file>, -layout_csv <file> : append one CSV row per (m, method), per m of the layout study\n\
   The methods run one after the other, each with its own KSP that is destroyed before the next (the block solvers keep\n\
-  their work blocks until then: at n = 200, m = 16 one block of 16 columns is 1 GB, bcgsm keeps 8). The peak resident\n\
+  their work blocks until then: at n = 200, m = 16 one block of 16 columns is 1 GB, bcgsm keeps 8, 10 interleaved). The peak resident\n\
   memory of the run is printed at the end. Every KSP also reads the options database (KSPSetFromOptions()). The timed\n\
   solves are bracketed by MPI_Pcontrol(1) ... MPI_Pcontrol(0): with share/bench/cakpmpi/cakpmpi.c preloaded and\n\
   CAKPMPI_PAUSED=1 only they are counted.\n\n";
@@ -22,7 +23,7 @@ interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
 
 #include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files */
 
-#define NMETHODS 6
+#define NMETHODS 7
 #define MAXM     8
 
 typedef struct {
@@ -32,15 +33,17 @@ typedef struct {
   PetscBool   right;    /* right preconditioning, as in merged.c */
   PetscBool   ours;     /* the library's types skip the identity PC; PETSc's copy the vector */
   PetscReal   vec[2];   /* vector reads+writes per iteration and column besides SpMV and PC (PC none, with a PC): merged.c's counts */
+  PetscBool   dense;    /* the block solver in the dense layout (otherwise auto: interleaved with PC none and Jacobi) */
 } Method;
 
 static const Method methods[NMETHODS] = {
-  {"bcgs-separate", KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}},
-  {"bcgs-matsolve", KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}},
-  {"pipebcgs-separate", KSPPIPEBCGS, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, {56, 56}}, /* the paper's baseline of its pipelined block */
-  {"bcgsm",         KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}},
-  {"pipebcgsm",     KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}},
-  {"rbicgstab",     KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}},
+  {"bcgs-separate", KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
+  {"bcgs-matsolve", KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
+  {"pipebcgs-separate", KSPPIPEBCGS, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, {56, 56}, PETSC_FALSE}, /* the paper's baseline of its pipelined block */
+  {"bcgsm",         KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_FALSE},
+  {"bcgsm-dense",   KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_TRUE}, /* the same block in the dense layout */
+  {"pipebcgsm",     KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}, PETSC_FALSE},
+  {"rbicgstab",     KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}, PETSC_FALSE},
 };
 
 static const char *const PCTypes[] = {"none", "jacobi"};
@@ -113,6 +116,7 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
   PetscCall(KSPGetPC(ksp, &kpc));
   PetscCall(PCSetType(kpc, pc ? PCJACOBI : PCNONE));
   PetscCall(KSPSetFromOptions(ksp));
+  if (method->dense) PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, CAKRYLOV_MATSOLVE_LAYOUT_DENSE));
   PetscCall(KSPSetUp(ksp));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", &f));
   *block = !method->separate && f ? PETSC_TRUE : PETSC_FALSE;
@@ -286,22 +290,23 @@ int main(int argc, char **argv)
         speedup = med[0] / med[k];
         PetscCall(PetscSNPrintf(speedstr, sizeof(speedstr), "%.3f", (double)speedup));
       }
-      spmv    = block ? (DensePasses(m) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column */
+      spmv    = block ? ((methods[k].dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
       pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);            /* jacobi: 2 applications; none: PETSc's types copy twice */
       bytes   = 2.0 * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
-      PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? "block" : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
-      if (fp) fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? "block" : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
+      PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (methods[k].dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
+      if (fp) fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (methods[k].dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
     }
-    if (selected[2] && selected[4]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[4])));
+    if (selected[2] && selected[5]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[5])));
     PetscCall(PetscPrintf(comm, "\n"));
     PetscCall(MatDestroy(&X));
     PetscCall(MatDestroy(&B));
   }
   if (fp) fclose(fp);
   PetscCall(PetscPrintf(comm, "time per RHS-iteration = solve time / (iterations x m), slowest rank, median of the timed solves (per-solve work included: initial\n"));
-  PetscCall(PetscPrintf(comm, "  residual, rbicgstab's lagged norm); speedup = bcgs-separate's median / the method's. path: block = the m columns advanced together\n"));
-  PetscCall(PetscPrintf(comm, "  (one AIJ x dense product per SpMV, one reduction per reduction point for all columns); columns = one KSPSolve() per column.\n"));
-  PetscCall(PetscPrintf(comm, "bytes per RHS-iteration (model) = 2 SpMVs (block: (passes M + 16 N m) / m, passes = m/4 + m mod 4; columns: M + 16 N; M = 12 nnz + 4 (N+1))\n"));
+  PetscCall(PetscPrintf(comm, "  residual, rbicgstab's lagged norm); speedup = bcgs-separate's median / the method's. path: the m columns advanced together\n"));
+  PetscCall(PetscPrintf(comm, "  (one reduction per reduction point for all columns) in the interleaved layout (inter: one MAIJ MatMult() per SpMV, one pass per fused\n"));
+  PetscCall(PetscPrintf(comm, "  group for all columns) or the dense one (dense: one AIJ x dense product per SpMV, fused groups per column); columns = one KSPSolve() per column.\n"));
+  PetscCall(PetscPrintf(comm, "bytes per RHS-iteration (model) = 2 SpMVs (block: (passes M + 16 N m) / m, passes = 1 inter, m/4 + m mod 4 dense; columns: M + 16 N; M = 12 nnz + 4 (N+1))\n"));
   PetscCall(PetscPrintf(comm, "  + PC (jacobi: 2 x 24 N; none: PETSc's bcgs copies the vector twice, 2 x 16 N, the library's types skip it) + vecs x 8 N (merged.c's\n"));
   PetscCall(PetscPrintf(comm, "  counts: bcgs 21, bcgsm 18, pipebcgsm 25 / 34 with a PC, rbicgstab 16 / 21). GB/s = model bytes / median time; of triad: that over the\n"));
   PetscCall(PetscPrintf(comm, "  STREAM triad of this run (time x triad bandwidth = the bytes the triad would move in that time).\n"));

@@ -2,7 +2,8 @@
 # make bench-mrhs: multiple right-hand sides (share/bench/mrhs.c). Four parts, one after the other:
 #   1. time per RHS-iteration of m separate bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, m separate pipebcgs
 #      KSPSolve()s (the paper's baseline of its pipelined block), and KSPMatSolve() with bcgsm,
-#      pipebcgsm, rbicgstab, per grid size, rank count (1, 2), PC (none, jacobi) and m (1, 4, 16); bytes per RHS-iteration
+#      pipebcgsm, rbicgstab (their default layout: interleaved with these PCs) and bcgsm-dense (bcgsm in the dense
+#      layout), per grid size, rank count (1, 2), PC (none, jacobi) and m (1, 4, 16); bytes per RHS-iteration
 #      (a model) against the STREAM triad of the same run; the layout of one SpMV of m columns, dense vs MAIJ (PC none runs)
 #   2. global reductions per iteration of every method and m, counted by cakpmpi (2 ranks, PC none, n = 30: solves of 12
 #      minus solves of 4 iterations, only the timed solves counted: CAKPMPI_PAUSED=1 and mrhs.c's MPI_Pcontrol brackets)
@@ -18,7 +19,7 @@
 # runs 2, nodes 1024 16384, a minute or two; its results go to results/quick/ unless BENCH_RESULTS says otherwise, and
 # their first line says "quick mode".
 # Memory: at n = 200, m = 16 one block of 16 columns is 1 GB; mrhs.c holds B, X and one method's KSP at a time (bcgsm: 8
-# blocks): about 11 GB, printed at the end of each run ("peak resident memory"). Runs never overlap.
+# blocks, 2 more for x and b in the interleaved layout; pipebcgsm 15 + 2): up to about 20 GB, printed at the end of each run ("peak resident memory"). Runs never overlap.
 # Writes share/bench/results/mrhs.txt (all output), mrhs.csv (one row per configuration and method), mrhs-layout.csv,
 # mrhs-reductions.csv, mrhs-sim.csv and mrhs.png.
 set -eu -o pipefail
@@ -38,7 +39,7 @@ else
   sizes="200 100" its="4 8" runs=3 m="1,4,16" pcs="none jacobi" ranks="1 2" nodes="1024 4096 16384"
 fi
 options "sizes its runs m pcs ranks nodes" "$@"
-methods="bcgs-separate bcgs-matsolve pipebcgs-separate bcgsm pipebcgsm rbicgstab"
+methods="bcgs-separate bcgs-matsolve pipebcgs-separate bcgsm bcgsm-dense pipebcgsm rbicgstab"
 outputs mrhs
 laycsv=$results/mrhs-layout.csv
 redcsv=$results/mrhs-reductions.csv
@@ -55,16 +56,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # The duration on a quiet 2-core VM, calibrated on the full run of 2026-11-24 (1608 s): an iteration of one column costs
-# about 26 ns per unknown on 1 rank, 16 on 2 (averaged over the 6 methods, pipebcgs the slowest, and their start-up
-# work); every (size, ranks, PC) runs 6 methods x (runs x its
+# about 26 ns per unknown on 1 rank, 16 on 2 (averaged over the methods, pipebcgs the slowest, and their start-up
+# work); every (size, ranks, PC) runs every method (runs x its
 # + 1) iterations of sum(m) columns and sets up for about N / 1e6 s; the layout study 33 SpMVs of sum(m > 1) columns (6 and
 # 4 ns per unknown); the counts and the simulator about half a minute
 msum=$(echo "$m" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
 mbig=$(echo "$m" | tr ',' '\n' | awk '$1 > 1 { s += $1 } END { print s + 0 }')
 est=$(for i in "${!sizelist[@]}"; do for r in $ranks; do echo "${sizelist[$i]} ${itlist[$i]} $r"; done; done |
-  awk -v runs="$runs" -v msum="$msum" -v mbig="$mbig" -v npc="$(echo $pcs | wc -w)" '{
+  awk -v runs="$runs" -v msum="$msum" -v mbig="$mbig" -v npc="$(echo $pcs | wc -w)" -v nmeth="$(echo $methods | wc -w)" '{
     N = $1 ^ 3; one = $3 == 1
-    s += npc * (N * msum * 6 * (runs * $2 + 1) * (one ? 26e-9 : 16e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
+    s += npc * (N * msum * nmeth * (runs * $2 + 1) * (one ? 26e-9 : 16e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
   } END { printf "%.0f", s + 30 }')
 echo "# make bench-mrhs${quick:+ QUICK=1}: about $((est / 60)) min $((est % 60)) s on a quiet 2-core VM (longer under load); results in $(rel "$results")"
 T0=$(date +%s)
