@@ -289,15 +289,17 @@ static inline void RowUpdateSome(const CAKrylovVecBlockUpdate *u, PetscInt off, 
 
   Notes:
   Column j's dots are summed as ChunkDot() sums a column alone: in chunks of CAKRYLOV_VEC_CHUNK rows, four partial sums
-  by row within the chunk, combined as (s0 + s1) + (s2 + s3); so each column's result equals CAKrylovVecFused() on
-  that column stored by itself, bit for bit. With all m columns (pos == NULL) the rows go 4 at a time: the 4 m entries of
-  4 rows are contiguous, entry e = r m + j belongs to partial sum r of column j, and every update and dot is one flat
-  loop over them with the coefficients repeated 4 times (in work). Columns not in pos[] are neither read nor written.
-  work: 4 m (nd + 4 nu) scalars.
+  by row within the chunk, combined as (s0 + s1) + (s2 + s3); so each column's result equals CAKrylovVecFused() on that
+  column stored by itself, bit for bit. With all m columns (pos == NULL) the rows of a chunk go in blocks of
+  CAKrylovVecInterleavedRows(m) (a multiple of 4, at least 64 entries): every update is one flat loop over the block's
+  entries with the coefficients repeated row after row (in work), and the dots go 4 rows at a time, whose 4 m entries
+  e = r m + j are partial sum r of column j. Columns not in pos[] are neither read nor written.
+  work: CAKRYLOV_VEC_INTERLEAVED_WORK(m) scalars.
 */
 PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt np, const PetscInt pos[], PetscInt nu, const CAKrylovVecBlockUpdate u[], PetscInt nd, const PetscScalar *const dx[], const PetscScalar *const dy[], PetscScalar work[], PetscScalar dot[])
 {
-  PetscScalar   *sums = work, *coef = work + 4 * nd * m; /* sums[(4 d + r) m + j]; coef[(4 k + c) 4 m + e]: a[c] (c < 3), b (c = 3) */
+  const PetscInt rows = CAKrylovVecInterleavedRows(m), span = rows * m; /* the rows of one update block, its entries */
+  PetscScalar   *sums = work, *coef = work + 4 * CAKRYLOV_VEC_MAX_DOTS * m;  /* sums[(4 d + r) m + j]; coef[(4 k + c) span + e]: a[c] (c < 3), b (c = 3) */
   PetscLogDouble flops = 0.0;
 
   PetscFunctionBegin;
@@ -311,39 +313,41 @@ PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt 
         const PetscScalar *a = c < 3 ? u[k].a[c] : u[k].b;
 
         if (a && (c == 3 || c < u[k].nx))
-          for (PetscInt r = 0; r < 4; r++) PetscCall(PetscArraycpy(coef + (4 * k + c) * 4 * m + r * m, a, m));
+          for (PetscInt r = 0; r < rows; r++) PetscCall(PetscArraycpy(coef + (4 * k + c) * span + r * m, a, m));
       }
   for (PetscInt d = 0; d < nd; d++)
     for (PetscInt t = 0; t < np; t++) dot[d * m + (pos ? pos[t] : t)] = 0.0;
   for (PetscInt start = 0; start < nrows; start += CAKRYLOV_VEC_CHUNK) {
     const PetscInt len = PetscMin(CAKRYLOV_VEC_CHUNK, nrows - start), len4 = len - len % 4;
+    PetscInt       i   = 0;
 
     PetscCall(PetscArrayzero(sums, 4 * nd * m));
-    for (PetscInt i = 0; i < len; i += (pos || i >= len4) ? 1 : 4) {
-      const PetscInt off = (start + i) * m;
+    while (!pos && i < len4) { /* a block of `rows` rows (or of 4 at the end of the chunk): 4 m contiguous entries per 4 rows */
+      const PetscInt off = (start + i) * m, nr = i + rows <= len4 ? rows : 4;
 
-      if (!pos && i < len4) { /* rows i..i+3: 4 m contiguous entries, partial sum r = row - i */
-        for (PetscInt k = 0; k < nu; k++) {
-          const PetscScalar *cf = coef + 4 * k * 4 * m;
+      for (PetscInt k = 0; k < nu; k++) {
+        const PetscScalar *cf = coef + 4 * k * span;
 
-          SpanUpdate(4 * m, u[k].y + off, u[k].nx, u[k].x[0] + off, u[k].nx > 1 ? u[k].x[1] + off : NULL, u[k].nx > 2 ? u[k].x[2] + off : NULL, cf, cf + 4 * m, cf + 8 * m, u[k].b ? cf + 12 * m : NULL);
-        }
-        for (PetscInt d = 0; d < nd; d++) SpanDot(4 * m, sums + 4 * d * m, dx[d] + off, dy[d] + off);
-      } else { /* one row: its partial sum is i % 4, or 0 past the last group of four (ChunkDot()'s tail) */
-        const PetscInt lane = i < len4 ? i % 4 : 0;
+        SpanUpdate(nr * m, u[k].y + off, u[k].nx, u[k].x[0] + off, u[k].nx > 1 ? u[k].x[1] + off : NULL, u[k].nx > 2 ? u[k].x[2] + off : NULL, cf, cf + span, cf + 2 * span, u[k].b ? cf + 3 * span : NULL);
+      }
+      for (PetscInt q = 0; q < nr; q += 4)
+        for (PetscInt d = 0; d < nd; d++) SpanDot(4 * m, sums + 4 * d * m, dx[d] + off + q * m, dy[d] + off + q * m);
+      i += nr;
+    }
+    for (; i < len; i++) { /* one row: its partial sum is i % 4, or 0 past the last group of four (ChunkDot()'s tail) */
+      const PetscInt off = (start + i) * m, lane = i < len4 ? i % 4 : 0;
 
-        for (PetscInt k = 0; k < nu; k++) {
-          if (pos) RowUpdateSome(&u[k], off, np, pos);
-          else SpanUpdate(m, u[k].y + off, u[k].nx, u[k].x[0] + off, u[k].nx > 1 ? u[k].x[1] + off : NULL, u[k].nx > 2 ? u[k].x[2] + off : NULL, u[k].a[0], u[k].a[1], u[k].a[2], u[k].b);
-        }
-        for (PetscInt d = 0; d < nd; d++) {
-          PetscScalar *PETSC_RESTRICT sd = sums + (4 * d + lane) * m;
-          const PetscScalar *x = dx[d] + off, *y = dy[d] + off;
+      for (PetscInt k = 0; k < nu; k++) {
+        if (pos) RowUpdateSome(&u[k], off, np, pos);
+        else SpanUpdate(m, u[k].y + off, u[k].nx, u[k].x[0] + off, u[k].nx > 1 ? u[k].x[1] + off : NULL, u[k].nx > 2 ? u[k].x[2] + off : NULL, u[k].a[0], u[k].a[1], u[k].a[2], u[k].b);
+      }
+      for (PetscInt d = 0; d < nd; d++) {
+        PetscScalar *PETSC_RESTRICT sd = sums + (4 * d + lane) * m;
+        const PetscScalar *x = dx[d] + off, *y = dy[d] + off;
 
-          if (pos)
-            for (PetscInt t = 0; t < np; t++) sd[pos[t]] += x[pos[t]] * PetscConj(y[pos[t]]);
-          else SpanDot(m, sd, x, y);
-        }
+        if (pos)
+          for (PetscInt t = 0; t < np; t++) sd[pos[t]] += x[pos[t]] * PetscConj(y[pos[t]]);
+        else SpanDot(m, sd, x, y);
       }
     }
     for (PetscInt d = 0; d < nd; d++) { /* (s0 + s1) + (s2 + s3), as ChunkDot() */

@@ -46,7 +46,7 @@ typedef struct {
   KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */
   PetscInt            ngroups;
   PetscInt           *seq;                 /* interleaved, per column: passes recorded since the last flush */
-  PetscScalar        *gdot, *gwork;        /* interleaved: the dots of one group (8 m) and the kernel's work (160 m) */
+  PetscScalar        *gdot, *gwork;        /* interleaved: the dots of one group (8 m) and the kernel's work */
   Vec                *wrap;                /* nblocks + 2 wrappers: a slot of each block, then a column of X and of B */
   Mat                *alias;               /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
   Mat                *cache;               /* (m + 1) nblocks views, built when first needed, kept with their products */

@@ -36,9 +36,17 @@ typedef struct {
   PetscInt           nx;
 } CAKrylovVecBlockUpdate;
 
+/* The rows CAKrylovVecFusedInterleaved() updates at a time with all m columns: a multiple of 4 with at least 64 entries
+   (at most 64 + 4 m), and the scalars of work it needs */
+static inline PetscInt CAKrylovVecInterleavedRows(PetscInt m)
+{
+  return 4 * ((16 + m - 1) / m);
+}
+#define CAKRYLOV_VEC_INTERLEAVED_WORK(m) (4 * CAKRYLOV_VEC_MAX_DOTS * (m) + 4 * CAKRYLOV_VEC_MAX_UPDATES * (64 + 4 * (m)))
+
 /* CAKrylovVecFused() on nrows rows of interleaved blocks of m columns, for the np columns pos[] (NULL: all m, np = m):
    the updates u[], then the local dots dot[d m + j] = (dx[d], dy[d]) of column j; per column entry for entry the
-   arithmetic of CAKrylovVecFused() on that column alone, dots summed in the same order. work: 4 m (nd + 4 nu) scalars. */
+   arithmetic of CAKrylovVecFused() on that column alone, dots summed in the same order. work: CAKRYLOV_VEC_INTERLEAVED_WORK(m) scalars. */
 PETSC_INTERN PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt np, const PetscInt pos[], PetscInt nu, const CAKrylovVecBlockUpdate u[], PetscInt nd, const PetscScalar *const dx[], const PetscScalar *const dy[], PetscScalar work[], PetscScalar dot[]);
 
 /* Global sums of n scalars in place: blocking */

@@ -205,7 +205,9 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetNonzeroState(A, &state));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &bk->jacobi));
-  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && (fam->identity || bk->jacobi)) ? PETSC_TRUE : PETSC_FALSE;
+  /* auto: interleaved where it applies, for m > 1 (one column is the same array in both layouts, and the dense path's
+     per-column kernels, made for one vector, are the faster there) */
+  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || bk->jacobi)) ? PETSC_TRUE : PETSC_FALSE;
   PetscCheck(!interleaved || fam->identity || bk->jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto", ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
   if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks || bk->interleaved != interleaved) {
     const PetscInt nalloc = nblocks + (interleaved ? 2 : 0); /* interleaved: x and b too */
@@ -216,7 +218,7 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
     PetscCall(PetscMalloc1(nblocks + 2, &bk->wrap));
     for (PetscInt k = 0; k < nblocks + 2; k++) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &bk->wrap[k]));
     if (interleaved) {
-      PetscCall(PetscCalloc3(m, &bk->seq, CAKRYLOV_VEC_MAX_DOTS * m, &bk->gdot, 4 * (CAKRYLOV_VEC_MAX_DOTS + 4 * CAKRYLOV_VEC_MAX_UPDATES) * m, &bk->gwork));
+      PetscCall(PetscCalloc3(m, &bk->seq, CAKRYLOV_VEC_MAX_DOTS * m, &bk->gdot, CAKRYLOV_VEC_INTERLEAVED_WORK(m), &bk->gwork));
       for (PetscInt g = 0; g < KSP_BICGSTABBLOCK_MAXGROUPS; g++) PetscCall(PetscMalloc3(m, &bk->group[g].pos, m, &bk->group[g].dot, 4 * CAKRYLOV_VEC_MAX_UPDATES * m, &bk->group[g].coef));
     }
     bk->m           = m;
@@ -850,7 +852,7 @@ PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one operator pass per SpMV of the iteration and %" PetscInt_FMT " %sreductions per iteration for the block%s%s\n", nred, hidden ? "non-blocking " : "", hidden ? ", each hidden behind " : "", hidden ? hidden : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: %s%s\n", CAKrylovMatSolveLayouts[bk->layout], bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO ? " (interleaved with the identity preconditioner or PCJACOBI, dense otherwise)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: %s%s\n", CAKrylovMatSolveLayouts[bk->layout], bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO ? " (interleaved for more than one column with the identity preconditioner or PCJACOBI, dense otherwise)" : ""));
   if (bk->nmatsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? (bk->interleaved ? "together, interleaved" : "together, dense") : "column by column", bk->last_its, bk->last_reductions));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
