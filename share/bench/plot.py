@@ -216,7 +216,7 @@ def mrhs(rows, resdir):
 
     lay, red, sim = side("mrhs-layout.csv"), side("mrhs-reductions.csv"), side("mrhs-sim.csv")
     methods = list(dict.fromkeys(r["method"] for r in rows))
-    styles = {"bcgs-separate": "k-", "bcgs-matsolve": "k:", "pipebcgs-separate": "C2--", "bcgsm": "C0o-", "pipebcgsm": "C2s-", "rbicgstab": "C3^-"}
+    styles = {"bcgs-separate": "k-", "bcgs-matsolve": "k:", "pipebcgs-separate": "C2--", "bcgsm": "C0o-", "bcgsm-dense": "C0x--", "pipebcgsm": "C2s-", "rbicgstab": "C3^-"}
     fig, axes = plt.subplots(2, 2, figsize=(12.5, 9.0))
     nmax = max(int(r["n"]) for r in rows)
     ax = axes[0][0]

@@ -165,7 +165,7 @@ if mrhs or mred:
         target = f"m = 16, 1 rank, PC none, n = 200: block {meth} >= {goal}x faster per RHS-iteration than 16 separate bcgs solves"
         if meth in at:
             v = float(at[meth]["speedup"])
-            path = "" if at[meth]["path"] == "block" else "; the type solved column by column (no block solver)"
+            path = "" if at[meth]["path"] != "columns" else "; the type solved column by column (no block solver)"
             L.append(f"| {target} | {v:.2f}x ({float(at[meth]['median_ms']):.1f} against {float(at['bcgs-separate']['median_ms']):.1f} ms{path}) | {verdict(v >= goal)} |")
         else:
             L.append(f"| {target} | not measured{mquick or ' (no such row in mrhs.csv)'} | - |")
@@ -251,7 +251,7 @@ if mrhs:
     L.append(f"## Multiple right-hand sides (`share/bench/mrhs.c`, `mrhs.sh`){mquick}")
     L.append("")
     L.append("Time per RHS-iteration (solve time / (iterations x m), median of the timed solves) and speedup over m separate bcgs "
-             "KSPSolve()s; path: block = the columns advanced together, columns = one KSPSolve() per column. Bytes: mrhs.c's model "
+             "KSPSolve()s; path: the columns advanced together in the interleaved (inter) or dense layout, columns = one KSPSolve() per column. Bytes: mrhs.c's model "
              "per RHS-iteration at m = 16 and the fraction of the STREAM triad of the same run it reaches. Text: `mrhs.txt`; plot: `mrhs.png`.")
     L.append("")
     mlist = sorted({int(r["m"]) for r in mrhs})
