@@ -373,9 +373,21 @@ int main(int argc, char **argv)
 
    # one column asked interleaved (auto takes the dense path for one column)
    test:
-      suffix: interleaved_one
+      suffix: bcgsm_interleaved_one
       nsize: {{1 2}}
-      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 1 -pc_type jacobi -ksp_bcgsm_matsolve_layout interleaved -ksp_pipebcgsm_matsolve_layout interleaved -ksp_rbicgstab_matsolve_layout interleaved
+      args: -ksp_type bcgsm -nrhs 1 -pc_type jacobi -ksp_bcgsm_matsolve_layout interleaved
+      output_file: output/bcgsm_block_converged.out
+
+   test:
+      suffix: pipebcgsm_interleaved_one
+      nsize: {{1 2}}
+      args: -ksp_type pipebcgsm -nrhs 1 -pc_type jacobi -ksp_pipebcgsm_matsolve_layout interleaved
+      output_file: output/bcgsm_block_converged.out
+
+   test:
+      suffix: rbicgstab_interleaved_one
+      nsize: {{1 2}}
+      args: -ksp_type rbicgstab -nrhs 1 -pc_type jacobi -ksp_rbicgstab_matsolve_layout interleaved
       output_file: output/bcgsm_block_converged.out
 
    # the interleaved layout asked with a PC it does not apply: a PETSc error; then the auto layout (dense) solves
