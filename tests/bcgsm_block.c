@@ -356,7 +356,7 @@ int main(int argc, char **argv)
    testset:
       suffix: dense
       nsize: {{1 2}}
-      args: -nrhs {{1 7}} -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -ksp_bcgsm_matsolve_layout dense
+      args: -nrhs 7 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -ksp_bcgsm_matsolve_layout dense
       output_file: output/bcgsm_block_converged.out
 
    testset:
