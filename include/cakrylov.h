@@ -137,8 +137,8 @@ CAKRYLOV_EXTERN PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP, Petsc
    their m columns
 
    Values:
-+  `CAKRYLOV_MATSOLVE_LAYOUT_AUTO`        - interleaved where it applies (the identity preconditioner or `PCJACOBI`),
-                                            dense otherwise
++  `CAKRYLOV_MATSOLVE_LAYOUT_AUTO`        - interleaved where it applies (the identity preconditioner or `PCJACOBI`)
+                                            with more than one column, dense otherwise
 .  `CAKRYLOV_MATSOLVE_LAYOUT_DENSE`       - column-major blocks: the operator is one AIJ x dense `MatProductNumeric()`,
                                             the preconditioner one `PCMatApply()`; columns that end leave the block
 -  `CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED` - row-wise blocks (the m values of a row side by side): the operator is one

@@ -923,9 +923,10 @@ PetscErrorCode KSPSetFromOptionsMatSolve_BiCGStabFamily(KSP ksp, CAKrylovOptionI
   The interleaved layout stores the m values of a row side by side and applies the operator as one `MatMult()` of
   `MatCreateMAIJ()`: one pass over the matrix for all columns. The dense layout applies it as one AIJ x dense
   `MatProductNumeric()`, which PETSc runs as one pass over the matrix per 4 columns, and reads x from 4 column streams;
-  the interleaved layout is faster wherever it was measured (`make bench-mrhs`, see the README). It applies the
-  preconditioner itself and so takes only the identity or `PCJACOBI` (an error otherwise); auto chooses it for those and
-  the dense layout, with `PCMatApply()`, for every other preconditioner. The layout changes the order of no operation of a
+  the interleaved layout is faster or equal wherever it was measured (`make bench-mrhs`, see the README). It applies the
+  preconditioner itself and so takes only the identity or `PCJACOBI` (an error otherwise); auto chooses it for those with
+  more than one column (one column is the same array in both layouts, and the dense path's single-vector kernels are
+  the faster there) and the dense layout, with `PCMatApply()`, for every other preconditioner. The layout changes the order of no operation of a
   column's iteration except inside the operator's product, so both give each column the iteration of its `KSPSolve()`
   up to the rounding of the product.
 
