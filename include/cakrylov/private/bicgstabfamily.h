@@ -42,14 +42,13 @@ typedef struct {
   Mat                 Am;                  /* interleaved: MatCreateMAIJ(A, m), kept with A's nonzero state */
   Vec                 vin, vout;           /* interleaved: Vecs of Am's layout placed on blocks for MatMult() */
   Vec                 diag;                /* interleaved with PCJACOBI: M^{-1}'s diagonal */
-  PetscBool           jacobi;              /* the preconditioner is PCJACOBI */
   KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */
   PetscInt            ngroups;
   PetscInt           *seq;                 /* interleaved, per column: passes recorded since the last flush */
   PetscScalar        *gdot, *gwork;        /* interleaved: the dots of one group (8 m) and the kernel's work */
   Vec                *wrap;                /* nblocks + 2 wrappers: a slot of each block, then a column of X and of B */
   Mat                *alias;               /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
-  Mat                *cache;               /* (m + 1) nblocks views, built when first needed, kept with their products */
+  Mat                *cache;               /* dense: (m + 1) nblocks views, built when first needed, kept with their products */
   PetscInt            na;                  /* columns of the current views */
   PetscInt            nprod, prodin[5], prodout[5]; /* products alias[out] = A alias[in] (MatProductNumeric()) on every view */
   Mat                 A;                   /* the operator of the products, and its nonzero state when they were built */

@@ -197,24 +197,24 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
   Mat                 A;
   PetscInt            nloc, N;
   PetscObjectState    state;
-  PetscBool           same, interleaved;
+  PetscBool           same, interleaved, jacobi;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(MatGetLocalSize(A, &nloc, NULL));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetNonzeroState(A, &state));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &bk->jacobi));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jacobi));
   /* auto: interleaved where it applies, for m > 1 (one column is the same array in both layouts, and the dense path's
      per-column kernels, made for one vector, are the faster there) */
-  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || bk->jacobi)) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCheck(!interleaved || fam->identity || bk->jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto", ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
+  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || jacobi)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!interleaved || fam->identity || jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto", ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
   if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks || bk->interleaved != interleaved) {
     const PetscInt nalloc = nblocks + (interleaved ? 2 : 0); /* interleaved: x and b too */
 
     PetscCall(KSPBlockReset_BiCGStabFamily(ksp));
     PetscCall(PetscMalloc1(nalloc * m * nloc, &bk->work));
-    PetscCall(PetscCalloc1((m + 1) * nblocks, &bk->cache));
+    if (!interleaved) PetscCall(PetscCalloc1((m + 1) * nblocks, &bk->cache)); /* the views of the dense layout */
     PetscCall(PetscMalloc1(nblocks + 2, &bk->wrap));
     for (PetscInt k = 0; k < nblocks + 2; k++) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &bk->wrap[k]));
     if (interleaved) {
@@ -275,12 +275,13 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
 PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  Mat               *v  = bk->cache + na * bk->nblocks;
+  Mat               *v;
 
   PetscFunctionBegin;
   if (na == bk->na) PetscFunctionReturn(PETSC_SUCCESS);
   bk->na = na;
   if (bk->interleaved) PetscFunctionReturn(PETSC_SUCCESS); /* no views: the operator and the PC sweep all m columns */
+  v         = bk->cache + na * bk->nblocks;
   bk->alias = v;
   if (!na || v[0]) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), bk->nloc, PETSC_DECIDE, bk->N, na, bk->work + k * bk->m * bk->nloc, &v[k]));
@@ -654,14 +655,16 @@ PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Column-major a (lda) into the interleaved block v: v[i m + j] = a[j lda + i], in tiles of 64 rows */
-static PetscErrorCode KSPBlockInterleave(PetscInt nloc, PetscInt m, const PetscScalar *a, PetscInt lda, PetscScalar *v)
+/* Between the column-major a (lda) and the interleaved block v, entry (i, j) being a[j lda + i] and v[i m + j]: into v
+   (in) or back into a, in tiles of 64 rows */
+static void KSPBlockInterleave(PetscInt nloc, PetscInt m, PetscBool in, PetscScalar *a, PetscInt lda, PetscScalar *v)
 {
-  PetscFunctionBegin;
   for (PetscInt i0 = 0; i0 < nloc; i0 += 64)
     for (PetscInt j = 0; j < m; j++)
-      for (PetscInt i = i0; i < PetscMin(i0 + 64, nloc); i++) v[i * m + j] = a[j * lda + i];
-  PetscFunctionReturn(PETSC_SUCCESS);
+      for (PetscInt i = i0; i < PetscMin(i0 + 64, nloc); i++) {
+        if (in) v[i * m + j] = a[j * lda + i];
+        else a[j * lda + i] = v[i * m + j];
+      }
 }
 
 /* B's and X's arrays, every column iterating from slot = column, the views of all m columns, the wrappers bs->w; after
@@ -693,9 +696,9 @@ PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCG
   bs->na = bk->m;
   PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
   if (bk->interleaved) { /* b and x into their interleaved blocks (x = 0 for a zero guess) */
-    PetscCall(KSPBlockInterleave(bk->nloc, bk->m, bs->ba, bs->ldb, KSPBlockArray(bk, bk->nblocks + 1)));
+    KSPBlockInterleave(bk->nloc, bk->m, PETSC_TRUE, (PetscScalar *)bs->ba, bs->ldb, KSPBlockArray(bk, bk->nblocks + 1)); /* only read */
     if (ksp->guess_zero) PetscCall(PetscArrayzero(KSPBlockArray(bk, bk->nblocks), bk->m * bk->nloc));
-    else PetscCall(KSPBlockInterleave(bk->nloc, bk->m, bs->xa, bs->ldx, KSPBlockArray(bk, bk->nblocks)));
+    else KSPBlockInterleave(bk->nloc, bk->m, PETSC_TRUE, bs->xa, bs->ldx, KSPBlockArray(bk, bk->nblocks));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -707,13 +710,7 @@ PetscErrorCode KSPBlockSolveEnd_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCGSt
 
   PetscFunctionBegin;
   PetscCheck(!fam->block.ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
-  if (fam->block.interleaved) { /* x back into X: entry (i, j) of the block is X(i, j) */
-    const PetscScalar *xb = KSPBlockArray(&fam->block, fam->block.nblocks);
-
-    for (PetscInt i0 = 0; i0 < fam->block.nloc; i0 += 64)
-      for (PetscInt j = 0; j < fam->block.m; j++)
-        for (PetscInt i = i0; i < PetscMin(i0 + 64, fam->block.nloc); i++) bs->xa[j * bs->ldx + i] = xb[i * fam->block.m + j];
-  }
+  if (fam->block.interleaved) KSPBlockInterleave(fam->block.nloc, fam->block.m, PETSC_FALSE, bs->xa, bs->ldx, KSPBlockArray(&fam->block, fam->block.nblocks)); /* x back into X */
   PetscCall(MatDenseRestoreArray(X, &bs->xa));
   PetscCall(MatDenseRestoreArrayRead(B, &bs->ba));
   fam->nsolves++;
