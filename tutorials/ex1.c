@@ -227,6 +227,12 @@ static PetscErrorCode ComputeOperators(KSP ksp, Mat J, Mat jac, void *ctx)
   h   = 1.0 / M;
   hd  = PetscPowRealInt(h, dim);     /* cell volume h^d */
   hd2 = PetscPowRealInt(h, dim - 2); /* face area / distance of the centres: h^{d-1} / h */
+  for (PetscInt i = 0; i < 2; i++) { /* DMGetNamedGlobalVector() would create missing fields as zeros: a zero operator */
+    PetscBool has;
+
+    PetscCall(DMHasNamedGlobalVector(da, FieldNames[i], &has));
+    PetscCheck(has, PetscObjectComm((PetscObject)da), PETSC_ERR_ARG_WRONGSTATE, "The DM of this KSP has no field %s: it was not built by this program or coarsened from its DM (a DM that another component made, e.g. PCTELESCOPE's repartitioned DMDA: use -mg_coarse_pc_telescope_ignore_dm)", FieldNames[i]);
+  }
   PetscCall(DMGetNamedGlobalVector(da, "alpha", &alpha));
   PetscCall(DMGetNamedGlobalVector(da, "beta", &beta));
   PetscCall(DMGetLocalVector(da, &lbeta)); /* beta with the neighbours' ghost values (periodic: wrapped around) */
@@ -767,6 +773,20 @@ int main(int argc, char **argv)
       nsize: 2
       args: -dim 3 -n 16 -bc {{periodic dirichlet}separate output} -pc_type {{pfmg smg}separate output} -dm_mat_type hyprestruct -ksp_type cg
       filter: sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   # the bottom solve agglomerated onto fewer ranks (PCTELESCOPE on the assembled coarse matrix): the same convergence
+   test:
+      suffix: agglomeration
+      nsize: 4
+      args: -dim 3 -n 16 -coarse_n 4 -pc_mg_bottom_agglomeration {{2 4}separate output} -ksp_max_it 30
+      filter: sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   # PCTELESCOPE's DMDA path hands ComputeOperators() a DM without this program's fields: a PETSc error, not a zero operator
+   test:
+      suffix: telescope_dm
+      nsize: 2
+      args: -dim 3 -n 16 -coarse_n 4 -pc_mg_bottom_agglomeration 2 -mg_coarse_pc_telescope_ignore_dm 0
+      filter: Error: grep -o "The DM of this KSP has no field alpha"
 
    # bad input: a clear PETSc error for each
    test:

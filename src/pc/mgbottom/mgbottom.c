@@ -247,6 +247,10 @@ static PetscErrorCode PCMGBottomConfigureCoarse(PC pc, PCMGBottom *bottom)
     PetscCall(KSPSetType(coarse, KSPPREONLY));
     PetscCall(PCSetType(cpc, PCTELESCOPE));
     PetscCall(PCTelescopeSetReductionFactor(cpc, bottom->agglomeration));
+    /* the Krylov solve and Jacobi need the assembled coarse matrix only: redistribute its rows. With the DM, PCTELESCOPE
+       repartitions a DMDA and has the user's KSPSetComputeOperators() callback assemble on it, a DM the program never
+       made: whatever it attached to its own DMs (coarsen hooks, named vectors) is missing there */
+    PetscCall(PCTelescopeSetIgnoreDM(cpc, PETSC_TRUE));
     bottom->pending = PETSC_TRUE;
   } else PetscCall(PCMGBottomApplyPolicy(bottom, coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -459,8 +463,9 @@ PetscErrorCode PCMGBottomRegister(void)
    initial guess and `PCJACOBI`, replacing PCMG's default redundant direct solve. It is applied when `PCMG` is set
    up, before PCMG's setup reads the `-mg_coarse_` options, so that PETSc's own options still work and win:
    `-mg_coarse_ksp_rtol 1e-6` or `-mg_coarse_pc_type sor` change one part of the policy. With
-   `-pc_mg_bottom_agglomeration` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n,
-   and the policy goes to the `KSP` inside it (prefix `-mg_coarse_telescope_`).
+   `-pc_mg_bottom_agglomeration` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n
+   on the assembled matrix (the coarse `DM` ignored), and the policy goes to the `KSP` inside it (prefix
+   `-mg_coarse_telescope_`).
 
    A `KSPCABICGSTAB` bottom solver with `PCJACOBI` gets its basis from the coarse operator, after `PCMG`'s setup: one
    pass over its rows gives the Gershgorin radius R = max_i sum_{j != i} |a_ij| / |a_ii|, so the spectrum of the
@@ -564,7 +569,11 @@ PetscErrorCode PCMGSetBottomTolerances(PC pc, PetscReal rtol, PetscInt maxit)
   Notes:
   Takes effect with a bottom solver set by `PCMGSetBottomSolver()`. Solving the coarse problem on fewer ranks
   makes each of its global reductions cheaper (Hu 1995); the restriction to the fewer ranks and back costs two
-  scatters per bottom solve. Options of the inner `KSP` have the prefix `-mg_coarse_telescope_`.
+  scatters per bottom solve. Options of the inner `KSP` have the prefix `-mg_coarse_telescope_`. `PCTELESCOPE`
+  redistributes the assembled coarse matrix and ignores the coarse `DM` (`PCTelescopeSetIgnoreDM()`):
+  its `DMDA` path would repartition the `DMDA` and assemble the operator anew through the program's
+  `KSPSetComputeOperators()` callback on a `DM` the program never made (`-mg_coarse_pc_telescope_ignore_dm 0`
+  asks for it).
 
   Level: intermediate
 
