@@ -42,6 +42,7 @@ typedef struct {
   Mat                 Am;                  /* interleaved: MatCreateMAIJ(A, m), kept with A's nonzero state */
   Vec                 vin, vout;           /* interleaved: Vecs of Am's layout placed on blocks for MatMult() */
   Vec                 diag;                /* interleaved with PCJACOBI: M^{-1}'s diagonal */
+  Vec                 msol, mrhs;          /* x and b of the column a monitor sees (KSPBlockMonitor_BiCGStabFamily()) */
   KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */
   PetscInt            ngroups;
   PetscInt           *seq;                 /* interleaved, per column: passes recorded since the last flush */
@@ -82,6 +83,7 @@ typedef struct {
   PetscInt           k;       /* the block's iteration */
   PetscInt           nred;    /* global reductions issued */
   PetscReal          maxnorm; /* the largest residual norm tested in this iteration: what the block's monitor prints */
+  PetscInt           maxcol;  /* the column of B and X of that norm: the system the monitors see */
   PetscBool          left;    /* left preconditioning, PC not the identity */
 } KSP_BiCGStabBlockSolve;
 
@@ -114,7 +116,7 @@ PETSC_INTERN PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP, Mat, Mat, Pe
 PETSC_INTERN PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP);
-PETSC_INTERN PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP, PetscInt, PetscReal);
+PETSC_INTERN PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *);
 PETSC_INTERN PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscInt[], PetscInt, const PetscInt[]);
 PETSC_INTERN PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP, PetscInt, PetscInt, PetscReal);

@@ -176,7 +176,7 @@ static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
     bk->rho[bk->slot2col[s]] = bk->dots[s];
     PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, bk->dots[s]));
   }
-  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, 0));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -267,7 +267,7 @@ static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs)
   bs->k++;
   for (PetscInt s = 0; s < bs->na; s++)
     if (bk->live[s]) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, dots[2 * s + 1]));
-  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, bs->k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -38,6 +38,19 @@
 
 const char *const CAKrylovMatSolveLayouts[] = {"auto", "dense", "interleaved", "CAKrylovMatSolveLayout", "CAKRYLOV_MATSOLVE_LAYOUT_", NULL};
 
+/* Slot `slot` of work block k in the dense layout (block k itself for slot 0, in either layout): at (k m + slot) nloc,
+   counted in size_t (the product exceeds a 32-bit PetscInt at m = 64 columns and about 2M local rows) */
+static inline PetscScalar *KSPBlockColumnArray(KSP_BiCGStabBlock *bk, PetscInt k, PetscInt slot)
+{
+  return bk->work + ((size_t)k * (size_t)bk->m + (size_t)slot) * (size_t)bk->nloc;
+}
+
+/* Block k of the interleaved layout */
+static inline PetscScalar *KSPBlockArray(KSP_BiCGStabBlock *bk, PetscInt k)
+{
+  return KSPBlockColumnArray(bk, k, 0);
+}
+
 /* The per-column arrays for m columns */
 static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
 {
@@ -112,6 +125,26 @@ static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* B and X against the operator, before anything is read: distinct, with as many columns, B's rows distributed as A's
+   rows (its columns under KSPMatSolveTranspose()) and X's as A's columns (its rows). The layouts hold every rank's
+   ownership range, so the comparison needs no communication and gives one answer on all ranks. */
+static PetscErrorCode KSPMatSolveCheckLayouts(KSP ksp, Mat A, Mat B, Mat X)
+{
+  PetscLayout arow, acol, brow, bcol, xrow, xcol;
+  PetscBool   bsame, xsame;
+
+  PetscFunctionBegin;
+  PetscCheck(B != X, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_IDN, "KSPMatSolve(): B and X must be different matrices");
+  PetscCall(MatGetLayouts(A, ksp->transpose_solve ? &acol : &arow, ksp->transpose_solve ? &arow : &acol)); /* A^T: rows and columns swap */
+  PetscCall(MatGetLayouts(B, &brow, &bcol));
+  PetscCall(MatGetLayouts(X, &xrow, &xcol));
+  PetscCheck(bcol->N == xcol->N, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "KSPMatSolve(): B has %" PetscInt_FMT " columns and X %" PetscInt_FMT, bcol->N, xcol->N);
+  PetscCall(PetscLayoutCompare(brow, arow, &bsame));
+  PetscCall(PetscLayoutCompare(xrow, acol, &xsame));
+  PetscCheck(bsame && xsame, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "KSPMatSolve(): the rows of %s are not distributed as the %s of the operator%s (%" PetscInt_FMT " of %" PetscInt_FMT " on this rank against %" PetscInt_FMT " of %" PetscInt_FMT "): create B and X with the operator's local sizes (MatGetLocalSize())", bsame ? "X" : "B", bsame ? "columns" : "rows", ksp->transpose_solve ? "'s transpose" : "", bsame ? xrow->n : brow->n, bsame ? xrow->N : brow->N, bsame ? acol->n : arow->n, bsame ? acol->N : arow->N);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Can the block path solve B? Then the fused-kernel options and whether M^{-1} = I are read; otherwise (PetscInfo() says
    why) X is solved here by the fallback, a KSPSolve() per column */
 PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, Mat X, PetscBool *use)
@@ -123,6 +156,7 @@ PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, Mat X, PetscBo
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(KSPMatSolveCheckLayouts(ksp, A, B, X));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
   PetscCall(MatGetNullSpace(A, &ns));
@@ -169,6 +203,8 @@ PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
   PetscCall(VecDestroy(&bk->vin));
   PetscCall(VecDestroy(&bk->vout));
   PetscCall(VecDestroy(&bk->diag));
+  PetscCall(VecDestroy(&bk->msol));
+  PetscCall(VecDestroy(&bk->mrhs));
   for (PetscInt g = 0; g < KSP_BICGSTABBLOCK_MAXGROUPS; g++) PetscCall(PetscFree3(bk->group[g].pos, bk->group[g].dot, bk->group[g].coef));
   PetscCall(PetscFree3(bk->seq, bk->gdot, bk->gwork));
   bk->ngroups     = 0;
@@ -197,7 +233,7 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
   Mat                 A;
   PetscInt            nloc, N;
   PetscObjectState    state;
-  PetscBool           same, interleaved, jacobi;
+  PetscBool           same, interleaved, jacobi, fits;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
@@ -205,15 +241,17 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetNonzeroState(A, &state));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jacobi));
+  fits = (PetscInt64)m * N <= PETSC_MAX_INT ? PETSC_TRUE : PETSC_FALSE; /* the MAIJ operator's Vecs have m N entries */
   /* auto: interleaved where it applies, for m > 1 (one column is the same array in both layouts, and the dense path's
      per-column kernels, made for one vector, are the faster there) */
-  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || jacobi)) ? PETSC_TRUE : PETSC_FALSE;
+  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || jacobi) && fits) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!interleaved || fits, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "The interleaved layout of KSPMatSolve() keeps the %" PetscInt_FMT " columns in one Vec of %" PetscInt64_FMT " entries, more than a PetscInt counts: use -ksp_%s_matsolve_layout dense or auto, or PETSc with 64-bit indices", m, (PetscInt64)m * N, ((PetscObject)ksp)->type_name);
   PetscCheck(!interleaved || fam->identity || jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto", ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
   if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks || bk->interleaved != interleaved) {
     const PetscInt nalloc = nblocks + (interleaved ? 2 : 0); /* interleaved: x and b too */
 
     PetscCall(KSPBlockReset_BiCGStabFamily(ksp));
-    PetscCall(PetscMalloc1(nalloc * m * nloc, &bk->work));
+    PetscCall(PetscMalloc1((size_t)nalloc * (size_t)m * (size_t)nloc, &bk->work));
     if (!interleaved) PetscCall(PetscCalloc1((m + 1) * nblocks, &bk->cache)); /* the views of the dense layout */
     PetscCall(PetscMalloc1(nblocks + 2, &bk->wrap));
     for (PetscInt k = 0; k < nblocks + 2; k++) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &bk->wrap[k]));
@@ -229,6 +267,8 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
     PetscCall(PetscInfo(ksp, "KSPMatSolve() work: %" PetscInt_FMT " %s blocks of %" PetscInt_FMT " x %" PetscInt_FMT "\n", nalloc, interleaved ? "interleaved" : "dense", nloc, m));
   }
   if (bk->A != A || bk->Astate != state) {
+    PetscCall(VecDestroy(&bk->msol));
+    PetscCall(VecDestroy(&bk->mrhs));
     PetscCall(MatDestroy(&bk->Am));
     PetscCall(VecDestroy(&bk->vin));
     PetscCall(VecDestroy(&bk->vout));
@@ -284,7 +324,7 @@ PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
   v         = bk->cache + na * bk->nblocks;
   bk->alias = v;
   if (!na || v[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), bk->nloc, PETSC_DECIDE, bk->N, na, bk->work + k * bk->m * bk->nloc, &v[k]));
+  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), bk->nloc, PETSC_DECIDE, bk->N, na, KSPBlockArray(bk, k), &v[k]));
   for (PetscInt p = 0; p < bk->nprod; p++) {
     Mat C = v[bk->prodout[p]];
 
@@ -303,9 +343,9 @@ static PetscErrorCode KSPBlockPlace_BiCGStabFamily(KSP ksp, PetscInt slot, Petsc
   const PetscInt     col = bk->slot2col[slot];
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(VecPlaceArray(bk->wrap[k], bk->work + (k * bk->m + slot) * bk->nloc));
-  PetscCall(VecPlaceArray(bk->wrap[bk->nblocks], xa + col * ldx));
-  PetscCall(VecPlaceArray(bk->wrap[bk->nblocks + 1], (PetscScalar *)ba + col * ldb)); /* only read */
+  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(VecPlaceArray(bk->wrap[k], KSPBlockColumnArray(bk, k, slot)));
+  PetscCall(VecPlaceArray(bk->wrap[bk->nblocks], xa + (size_t)col * ldx));
+  PetscCall(VecPlaceArray(bk->wrap[bk->nblocks + 1], (PetscScalar *)ba + (size_t)col * ldb)); /* only read */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,7 +372,7 @@ PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *b
     if (bk->reason[bk->slot2col[s]]) continue;
     if (s != n) {
       if (!bk->interleaved) /* interleaved: the column keeps its place */
-        for (PetscInt k = 0; k < bs->nkeep; k++) PetscCall(PetscArraycpy(bk->work + (bs->keep[k] * bk->m + n) * bk->nloc, bk->work + (bs->keep[k] * bk->m + s) * bk->nloc, bk->nloc));
+        for (PetscInt k = 0; k < bs->nkeep; k++) PetscCall(PetscArraycpy(KSPBlockColumnArray(bk, bs->keep[k], n), KSPBlockColumnArray(bk, bs->keep[k], s), bk->nloc));
       bk->slot2col[n] = bk->slot2col[s];
     }
     n++;
@@ -402,16 +442,70 @@ PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP ksp, PetscInt col, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Iteration its of the block with the largest finite residual norm of the columns tested in it: history and monitors */
-PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP ksp, PetscInt its, PetscReal rnorm)
+/* x and b of column col, out of the work blocks (interleaved) or out of X and B (dense), into bk->msol and bk->mrhs */
+static PetscErrorCode KSPBlockCopyColumn(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt col)
 {
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     m  = bk->m;
+  PetscScalar       *x, *b;
+
+  PetscFunctionBegin;
+  if (!bk->msol) PetscCall(MatCreateVecs(bk->A, &bk->msol, &bk->mrhs));
+  PetscCall(VecGetArrayWrite(bk->msol, &x));
+  PetscCall(VecGetArrayWrite(bk->mrhs, &b));
+  if (bk->interleaved) {
+    const PetscScalar *xi = KSPBlockArray(bk, bk->nblocks), *bi = KSPBlockArray(bk, bk->nblocks + 1);
+
+    for (PetscInt i = 0; i < bk->nloc; i++) {
+      x[i] = xi[(size_t)i * m + col];
+      b[i] = bi[(size_t)i * m + col];
+    }
+  } else {
+    PetscCall(PetscArraycpy(x, bs->xa + (size_t)col * bs->ldx, bk->nloc));
+    PetscCall(PetscArraycpy(b, bs->ba + (size_t)col * bs->ldb, bk->nloc));
+  }
+  PetscCall(VecRestoreArrayWrite(bk->msol, &x));
+  PetscCall(VecRestoreArrayWrite(bk->mrhs, &b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The residual norm rnorm of column col tested in this iteration: the block's monitor prints the largest finite one */
+static void KSPBlockMonitorNorm(KSP_BiCGStabBlockSolve *bs, PetscInt col, PetscReal rnorm)
+{
+  if (PetscIsInfOrNanReal(rnorm) || rnorm < bs->maxnorm) return;
+  bs->maxnorm = rnorm;
+  bs->maxcol  = col;
+}
+
+/*
+   Iteration its of the block, with the largest finite residual norm of the columns tested in it (0 under KSP_NORM_NONE):
+   history and monitors. A monitor sees the column of that norm as the KSP's system: ksp->vec_rhs and ksp->vec_sol are
+   its b and its present x for the monitor's call (copies, made only when monitors are set, after the recorded passes
+   have run), so that KSPBuildSolution(), KSPBuildResidual() and every monitor PETSc ships (-ksp_monitor_true_residual
+   prints that column's true residual beside the norm it was tested with) work as in KSPSolve().
+*/
+PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt its)
+{
+  KSP_BiCGStabBlock *bk    = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscReal    rnorm = ksp->normtype != KSP_NORM_NONE ? bs->maxnorm : 0.0;
+  Vec                sol = ksp->vec_sol, rhs = ksp->vec_rhs;
+  PetscErrorCode     ierr;
+
   PetscFunctionBegin;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its   = its;
   ksp->rnorm = rnorm;
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
   PetscCall(KSPLogResidualHistory(ksp, rnorm));
-  PetscCall(KSPMonitor(ksp, its, rnorm));
+  if (!ksp->numbermonitors) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp)); /* x up to date (a column's arithmetic does not depend on the grouping) */
+  PetscCall(KSPBlockCopyColumn(ksp, bs, bs->maxcol));
+  ksp->vec_sol = bk->msol;
+  ksp->vec_rhs = bk->mrhs;
+  ierr         = KSPMonitor(ksp, its, rnorm);
+  ksp->vec_sol = sol; /* the caller's vectors back, also when a monitor failed */
+  ksp->vec_rhs = rhs;
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -447,12 +541,6 @@ static PetscErrorCode KSPBlockIndex(KSP_BiCGStabBlock *bk, Vec v, PetscInt *k)
   for (*k = 0; *k < bk->nblocks + 2 && bk->wrap[*k] != v; (*k)++) { }
   PetscCheck(*k < bk->nblocks + 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A fused pass of the block path on a vector that is not a work block");
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Block k of the interleaved layout */
-static inline PetscScalar *KSPBlockArray(KSP_BiCGStabBlock *bk, PetscInt k)
-{
-  return bk->work + k * bk->m * bk->nloc;
 }
 
 /* Do a and b run the same pass (vectors, which updates read y, place in their columns' sequence)? */
@@ -598,7 +686,7 @@ PetscErrorCode KSPBlockMultSolution_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSol
   PetscCall(KSPBlockProduct(bk, out, &p));
   if (bk->interleaved) PetscCall(KSPBlockMatMultInterleaved(bk, bk->nblocks, out));
   else {
-    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (bk->prodin[p] * bk->m + s) * bk->nloc, bs->xa + bk->slot2col[s] * bs->ldx, bk->nloc));
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(KSPBlockColumnArray(bk, bk->prodin[p], s), bs->xa + (size_t)bk->slot2col[s] * bs->ldx, bk->nloc));
     PetscCall(MatProductNumeric(bk->alias[out]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -632,9 +720,9 @@ static PetscErrorCode KSPBlockCopyRHS(KSP ksp, KSP_BiCGStabBlockSolve *bs, Petsc
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
-  if (bk->interleaved) PetscCall(PetscArraycpy(KSPBlockArray(bk, y), KSPBlockArray(bk, bk->nblocks + 1), bk->m * bk->nloc));
+  if (bk->interleaved) PetscCall(PetscArraycpy(KSPBlockArray(bk, y), KSPBlockArray(bk, bk->nblocks + 1), (size_t)bk->m * bk->nloc));
   else
-    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(bk->work + (y * bk->m + s) * bk->nloc, bs->ba + bk->slot2col[s] * bs->ldb, bk->nloc));
+    for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(KSPBlockColumnArray(bk, y, s), bs->ba + (size_t)bk->slot2col[s] * bs->ldb, bk->nloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -662,8 +750,8 @@ static void KSPBlockInterleave(PetscInt nloc, PetscInt m, PetscBool in, PetscSca
   for (PetscInt i0 = 0; i0 < nloc; i0 += 64)
     for (PetscInt j = 0; j < m; j++)
       for (PetscInt i = i0; i < PetscMin(i0 + 64, nloc); i++) {
-        if (in) v[i * m + j] = a[j * lda + i];
-        else a[j * lda + i] = v[i * m + j];
+        if (in) v[(size_t)i * m + j] = a[(size_t)j * lda + i];
+        else a[(size_t)j * lda + i] = v[(size_t)i * m + j];
       }
 }
 
@@ -693,11 +781,12 @@ PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCG
     bk->beta[j]     = 0.0;
     bk->omega[j]    = 0.0;
   }
-  bs->na = bk->m;
+  bs->na     = bk->m;
+  bs->maxcol = 0;
   PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
   if (bk->interleaved) { /* b and x into their interleaved blocks (x = 0 for a zero guess) */
     KSPBlockInterleave(bk->nloc, bk->m, PETSC_TRUE, (PetscScalar *)bs->ba, bs->ldb, KSPBlockArray(bk, bk->nblocks + 1)); /* only read */
-    if (ksp->guess_zero) PetscCall(PetscArrayzero(KSPBlockArray(bk, bk->nblocks), bk->m * bk->nloc));
+    if (ksp->guess_zero) PetscCall(PetscArrayzero(KSPBlockArray(bk, bk->nblocks), (size_t)bk->m * bk->nloc));
     else KSPBlockInterleave(bk->nloc, bk->m, PETSC_TRUE, bs->xa, bs->ldx, KSPBlockArray(bk, bk->nblocks));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -779,7 +868,7 @@ PetscErrorCode KSPBlockInitialTest_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolv
   else {
     PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, 0, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
     if (!bk->reason[col] && rr == 0.0) bk->reason[col] = KSP_CONVERGED_ATOL;
-    if (ksp->normtype != KSP_NORM_NONE) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
+    if (ksp->normtype != KSP_NORM_NONE) KSPBlockMonitorNorm(bs, col, rnorm);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -794,7 +883,7 @@ PetscErrorCode KSPBlockNormTest_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *
   PetscFunctionBegin;
   bk->its[col] = bs->k;
   PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k, ksp->normtype != KSP_NORM_NONE ? rnorm : 0.0));
-  if (ksp->normtype != KSP_NORM_NONE && !PetscIsInfOrNanReal(rnorm)) bs->maxnorm = PetscMax(bs->maxnorm, rnorm);
+  if (ksp->normtype != KSP_NORM_NONE) KSPBlockMonitorNorm(bs, col, rnorm);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -835,7 +924,7 @@ PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs,
     bk->its[col] = bs->k + 1;
     bk->live[s]  = PETSC_FALSE;
     PetscCall(KSPBlockColumnTest_BiCGStabFamily(ksp, col, bs->k + 1, hnorm));
-    bs->maxnorm = PetscMax(bs->maxnorm, hnorm);
+    KSPBlockMonitorNorm(bs, col, hnorm);
     if (d[1] == 0.0 && !bk->reason[col]) bk->reason[col] = KSP_CONVERGED_ATOL;
     if (d[1] != 0.0 && (!bk->reason[col] || bk->reason[col] == KSP_DIVERGED_ITS)) bk->reason[col] = KSP_DIVERGED_BREAKDOWN;
   }

@@ -73,6 +73,20 @@ PetscErrorCode KSPGetProgressMethod_BiCGStabFamily(KSP ksp, const char name[], C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The solution: every type of the family keeps the true x in ksp->vec_sol at each monitor and test, under either
+   preconditioner side (right preconditioning updates x with the M^{-1}-vectors p^ and s^), so it is vec_sol itself.
+   PETSc's KSPBuildSolutionDefault() would apply M^{-1} to it once more under right preconditioning (PETSc's bcgs keeps
+   M x there and unwinds at the end); KSPBuildResidualDefault() builds b - A x on top of this. */
+static PetscErrorCode KSPBuildSolution_BiCGStabFamily(KSP ksp, Vec v, Vec *V)
+{
+  PetscFunctionBegin;
+  if (v) {
+    PetscCall(VecCopy(ksp->vec_sol, v));
+    *V = v;
+  } else *V = ksp->vec_sol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    The family's part of KSPCreate_X(): the data with nwork work vectors, setup, reset, destroy, the default solution
    and residual builders; name: the prefix of the type's progress setters ("KSPRBiCGStab"), NULL for none
@@ -91,7 +105,7 @@ PetscErrorCode KSPCreate_BiCGStabFamily(KSP ksp, PetscInt nwork, const char name
   ksp->ops->setup         = KSPSetUp_BiCGStabFamily;
   ksp->ops->reset         = KSPReset_BiCGStabFamily;
   ksp->ops->destroy       = KSPDestroy_BiCGStabFamily;
-  ksp->ops->buildsolution = KSPBuildSolutionDefault;
+  ksp->ops->buildsolution = KSPBuildSolution_BiCGStabFamily;
   ksp->ops->buildresidual = KSPBuildResidualDefault;
   PetscCall(KSPComposeProgress_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

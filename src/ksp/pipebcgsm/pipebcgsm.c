@@ -286,7 +286,7 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
     bk->alpha[col] = bk->rho[col] / dots[2 * s + 1];
     PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
   }
-  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, 0));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -383,7 +383,7 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *
     PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, wantnorm ? dots[nd * s + 4] : 0.0));
     if (!bk->reason[bk->slot2col[s]]) PetscCall(KSPPIPEBCGSMBlockCoefficients(ksp, s, &dots[nd * s]));
   }
-  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, bs->k));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

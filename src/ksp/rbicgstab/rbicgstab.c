@@ -241,7 +241,7 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
   PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, 0, bs->maxnorm));
+  PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, 0));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -271,7 +271,7 @@ static PetscErrorCode KSPRBiCGStabBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs
   if (*pending) {
     bs->maxnorm = 0.0;
     for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, dots[nd * s + 1]));
-    PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, bs->maxnorm));
+    PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, bs->k));
     *pending = PETSC_FALSE;
   }
   for (PetscInt s = 0; s < bs->na; s++) {
@@ -369,7 +369,7 @@ static PetscErrorCode KSPRBiCGStabBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *b
     }
     bk->rho[col] = -bk->omega[col] * dots[4 * s + 3];
   }
-  if (!wantnorm) PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs->k, 0.0));
+  if (!wantnorm) PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, bs->k));
   *pending = wantnorm;
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
