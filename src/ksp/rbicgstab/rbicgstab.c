@@ -335,8 +335,9 @@ static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs
 }
 
 /* lines 15, 22 (pass D) per live column: x, r, z, v^ and the local (r, r) for the test at the next reduction (*pending);
-   rho_{k+1} = -omega psi; an exact psi = (r_{k+1}, r0) = 0, which KSPSolve() restarts from, ends the column (breakdown);
-   with KSP_NORM_NONE the test of iteration k; the columns that ended leave */
+   rho_{k+1} = -omega psi; with KSP_NORM_NONE the test of iteration k; the columns that ended leave. An exact
+   psi = (r_{k+1}, r0) = 0 (KSPSolve() restarts from it) gives rho_{k+1} = 0: the column's pending test of ||r_{k+1}|| still
+   comes first (r_{k+1} = 0 converged), and only then does alpha = rho_{k+1} / delta = 0 end it as a breakdown */
 static PetscErrorCode KSPRBiCGStabBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscBool *pending)
 {
   KSP_BiCGStabFamily *rb       = (KSP_BiCGStabFamily *)ksp->data;
@@ -363,10 +364,7 @@ static PetscErrorCode KSPRBiCGStabBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *b
     if (!bk->live[s]) continue;
     bk->its[col] = bs->k;
     if (!wantnorm) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, 0.0));
-    if (!bk->reason[col] && dots[4 * s + 3] == 0.0) {
-      PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (r, r0) = 0 at iteration %" PetscInt_FMT ": breakdown\n", col, bs->k));
-      KSPBlockEndColumn_BiCGStabFamily(ksp, s, KSP_DIVERGED_BREAKDOWN);
-    }
+    if (!bk->reason[col] && dots[4 * s + 3] == 0.0) PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": (r, r0) = 0 at iteration %" PetscInt_FMT ": a breakdown unless its residual passes the test\n", col, bs->k));
     bk->rho[col] = -bk->omega[col] * dots[4 * s + 3];
   }
   if (!wantnorm) PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, bs->k));
