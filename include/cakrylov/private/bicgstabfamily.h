@@ -32,7 +32,7 @@ typedef struct {
        fused kernels run per column on sequential wrapper Vecs placed on a slot;
      - interleaved: row-wise (entry (i, j) at i m + j); a column keeps its place j = slot2col[slot], the operator is
        MatMult() of MatCreateMAIJ(A, m) on all m columns, PCJACOBI a fused pass, and the fused passes of all columns
-       of one loop are recorded and run as one pass over the rows each (KSPBlockFlush_BiCGStabFamily()); x and b have
+       are recorded and run as one pass over the rows each before their results are read; x and b have
        interleaved blocks of their own (nblocks and nblocks + 1), copied from X and B and back. */
 typedef struct {
   CAKrylovMatSolveLayout layout;           /* as asked (-ksp_<type>_matsolve_layout) */
@@ -132,7 +132,9 @@ PETSC_INTERN PetscErrorCode KSPBlockInitialTest_BiCGStabFamily(KSP, KSP_BiCGStab
 PETSC_INTERN PetscErrorCode KSPBlockNormTest_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscScalar);
 PETSC_INTERN PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, const PetscScalar[3], PetscInt);
 PETSC_INTERN PetscErrorCode KSPComposeMatSolve_BiCGStabFamily(KSP, PetscBool);
-PETSC_INTERN PetscErrorCode KSPBlockFlush_BiCGStabFamily(KSP);
+PETSC_INTERN PetscErrorCode KSPBlockReduce_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt, PetscScalar[]);
+PETSC_INTERN PetscErrorCode KSPBlockReduceBegin_BiCGStabFamily(KSP, PetscInt, PetscScalar[], MPI_Request *);
+PETSC_INTERN PetscErrorCode KSPBlockReduceEnd_BiCGStabFamily(KSP_BiCGStabBlockSolve *, MPI_Request *);
 PETSC_INTERN PetscErrorCode KSPBlockMult_BiCGStabFamily(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockMultSolution_BiCGStabFamily(KSP, KSP_BiCGStabBlockSolve *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPBlockPCApply_BiCGStabFamily(KSP, PetscInt, PetscInt);

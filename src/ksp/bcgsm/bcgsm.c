@@ -168,9 +168,7 @@ static PetscErrorCode KSPBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 1, &w[W_R], &w[W_R], &bk->dots[s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
-  bs->nred++;
+  PetscCall(KSPBlockReduce_BiCGStabFamily(ksp, bs, bs->na, bk->dots));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) {
     bk->rho[bk->slot2col[s]] = bk->dots[s];
@@ -193,9 +191,7 @@ static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs)
   PetscFunctionBegin;
   PetscCall(KSPBCGSMBlockApplyOperator(ksp, 0));
   for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_RT], &dots[s]));
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, dots));
-  bs->nred++;
+  PetscCall(KSPBlockReduce_BiCGStabFamily(ksp, bs, bs->na, dots));
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
 
@@ -209,7 +205,6 @@ static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,13 +225,10 @@ static PetscErrorCode KSPBCGSMBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs)
     dots[3 * s] = dots[3 * s + 1] = dots[3 * s + 2] = 0.0;
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 3, dx, dy, &dots[3 * s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots));
-  bs->nred++;
+  PetscCall(KSPBlockReduce_BiCGStabFamily(ksp, bs, 3 * bs->na, dots));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++)
     if (bk->live[s]) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bm->right ? W_PH : W_P));
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -261,9 +253,7 @@ static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs)
     dots[2 * s] = dots[2 * s + 1] = 0.0;
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 2, dx, dy, &dots[2 * s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots));
-  bs->nred++;
+  PetscCall(KSPBlockReduce_BiCGStabFamily(ksp, bs, 2 * bs->na, dots));
   bs->k++;
   for (PetscInt s = 0; s < bs->na; s++)
     if (bk->live[s]) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, dots[2 * s + 1]));
@@ -310,7 +300,6 @@ static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs
       PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
     }
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -2,8 +2,10 @@
    KSPMatSolve() of the merged BiCGStab family: the pieces every type's block iteration shares. A type's block solve
    (KSPMatSolve_BCGSM(), KSPMatSolve_PIPEBCGSM(), KSPMatSolve_RBiCGStab()) advances m independent iterations together on
    work blocks in one of two layouts, which the type's code does not see: it calls KSPBlockFused_BiCGStabFamily() per
-   column, KSPBlockFlush_BiCGStabFamily() after each such loop, KSPBlockMult_BiCGStabFamily() for the operator and
-   KSPBlockPCApply_BiCGStabFamily() for the preconditioner.
+   column for a fused group of its single solve, KSPBlockMult_BiCGStabFamily() for the operator,
+   KSPBlockPCApply_BiCGStabFamily() for the preconditioner and KSPBlockReduce*_BiCGStabFamily() for the global sums of
+   its dots. Every one of these runs first what the fused calls recorded (interleaved layout), so no caller has a
+   protocol to keep.
 
    Dense (column-major) layout, for any preconditioner:
 
@@ -29,12 +31,15 @@
      - the operator is MatMult() of MatCreateMAIJ(A, m): one pass over the matrix for all m columns, each row's m
        values of x read side by side (the dense product passes over the matrix once per 4 columns and gathers x from
        4 column streams); PCJACOBI is one pass y_ij = d_i x_ij with d = M^{-1} 1 (PCApply() to ones, bit for bit);
-     - the per-column calls of a loop are recorded and run at the flush as one CAKrylovVecFusedInterleaved() per set of
-       calls with the same vectors (one sweep over the rows for all columns, each with its own coefficients), whose
+     - the per-column calls are recorded and run, before anything reads their results or overwrites their inputs (the
+       operator, the PC, a reduction, a compaction, a monitor, the end; KSPBlockFlush()), as one
+       CAKrylovVecFusedInterleaved() per set of calls with the same vectors (one sweep over the rows for all columns, each with its own coefficients), whose
        per-column arithmetic, dots included, is that of CAKrylovVecFused() on the column alone;
      - x and b have interleaved blocks of their own: B and X are copied in at the start, X out at the end.
 */
 #include <cakrylov/private/bicgstabfamily.h>
+
+static PetscErrorCode KSPBlockFlush(KSP_BiCGStabBlock *);
 
 const char *const CAKrylovMatSolveLayouts[] = {"auto", "dense", "interleaved", "CAKrylovMatSolveLayout", "CAKRYLOV_MATSOLVE_LAYOUT_", NULL};
 
@@ -367,7 +372,7 @@ PetscErrorCode KSPBlockCompact_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *b
   PetscInt           n  = 0;
 
   PetscFunctionBegin;
-  PetscCheck(!bk->ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
+  PetscCall(KSPBlockFlush(bk));
   for (PetscInt s = 0; s < bs->na; s++) {
     if (bk->reason[bk->slot2col[s]]) continue;
     if (s != n) {
@@ -498,7 +503,7 @@ PetscErrorCode KSPBlockMonitor_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *b
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
   PetscCall(KSPLogResidualHistory(ksp, rnorm));
   if (!ksp->numbermonitors) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp)); /* x up to date (a column's arithmetic does not depend on the grouping) */
+  PetscCall(KSPBlockFlush(bk)); /* x up to date */
   PetscCall(KSPBlockCopyColumn(ksp, bs, bs->maxcol));
   ksp->vec_sol = bk->msol;
   ksp->vec_rhs = bk->mrhs;
@@ -565,6 +570,7 @@ static PetscErrorCode KSPBlockRecord(KSP_BiCGStabBlock *bk, PetscInt s, PetscInt
   KSP_BiCGStabBlockGroup key = {0}, *g = NULL;
 
   PetscFunctionBegin;
+  if (bk->ngroups == KSP_BICGSTABBLOCK_MAXGROUPS) PetscCall(KSPBlockFlush(bk)); /* room for a new group */
   key.seq = bk->seq[j]++;
   key.nu  = nu;
   key.nd  = nd;
@@ -580,7 +586,6 @@ static PetscErrorCode KSPBlockRecord(KSP_BiCGStabBlock *bk, PetscInt s, PetscInt
   for (PetscInt i = 0; i < bk->ngroups && !g; i++)
     if (KSPBlockSameGroup(&bk->group[i], &key)) g = &bk->group[i];
   if (!g) {
-    PetscCheck(bk->ngroups < KSP_BICGSTABBLOCK_MAXGROUPS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d different fused passes between two flushes", KSP_BICGSTABBLOCK_MAXGROUPS);
     g       = &bk->group[bk->ngroups++];
     key.pos = g->pos;
     key.dot = g->dot;
@@ -601,10 +606,9 @@ static PetscErrorCode KSPBlockRecord(KSP_BiCGStabBlock *bk, PetscInt s, PetscInt
    rows per group, for its columns; a column's passes in the order it recorded them (groups by seq), then each
    column's dots where its call asked for them
 */
-PetscErrorCode KSPBlockFlush_BiCGStabFamily(KSP ksp)
+static PetscErrorCode KSPBlockFlush(KSP_BiCGStabBlock *bk)
 {
-  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  PetscInt           last = -1;
+  PetscInt last = -1;
 
   PetscFunctionBegin;
   if (!bk->interleaved || !bk->ngroups) PetscFunctionReturn(PETSC_SUCCESS);
@@ -640,11 +644,37 @@ PetscErrorCode KSPBlockFlush_BiCGStabFamily(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The global sums of the local dots dots[0..n) of the block's columns, recorded passes run first: one blocking
+   reduction (Reduce), or one in flight from ReduceBegin to ReduceEnd (the block's operator or PC hides it) */
+PetscErrorCode KSPBlockReduce_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt n, PetscScalar dots[])
+{
+  PetscFunctionBegin;
+  PetscCall(KSPBlockFlush(&((KSP_BiCGStabFamily *)ksp->data)->block));
+  PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), n, dots));
+  bs->nred++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPBlockReduceBegin_BiCGStabFamily(KSP ksp, PetscInt n, PetscScalar dots[], MPI_Request *req)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPBlockFlush(&((KSP_BiCGStabFamily *)ksp->data)->block));
+  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), n, dots, req));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPBlockReduceEnd_BiCGStabFamily(KSP_BiCGStabBlockSolve *bs, MPI_Request *req)
+{
+  PetscFunctionBegin;
+  PetscCall(CAKrylovReductionEnd(req));
+  bs->nred++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The product p that writes block out (alias[out] = A alias[in[p]]) */
 static PetscErrorCode KSPBlockProduct(KSP_BiCGStabBlock *bk, PetscInt out, PetscInt *p)
 {
   PetscFunctionBegin;
-  PetscCheck(!bk->ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
   for (*p = 0; *p < bk->nprod && bk->prodout[*p] != out; (*p)++) { }
   PetscCheck(*p < bk->nprod, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No product of the block path writes block %" PetscInt_FMT, out);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -670,6 +700,7 @@ PetscErrorCode KSPBlockMult_BiCGStabFamily(KSP ksp, PetscInt out)
   PetscInt           p;
 
   PetscFunctionBegin;
+  PetscCall(KSPBlockFlush(bk));
   PetscCall(KSPBlockProduct(bk, out, &p));
   if (bk->interleaved) PetscCall(KSPBlockMatMultInterleaved(bk, bk->prodin[p], out));
   else PetscCall(MatProductNumeric(bk->alias[out]));
@@ -683,6 +714,7 @@ PetscErrorCode KSPBlockMultSolution_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSol
   PetscInt           p;
 
   PetscFunctionBegin;
+  PetscCall(KSPBlockFlush(bk));
   PetscCall(KSPBlockProduct(bk, out, &p));
   if (bk->interleaved) PetscCall(KSPBlockMatMultInterleaved(bk, bk->nblocks, out));
   else {
@@ -698,7 +730,7 @@ PetscErrorCode KSPBlockPCApply_BiCGStabFamily(KSP ksp, PetscInt x, PetscInt y)
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
-  PetscCheck(!bk->ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
+  PetscCall(KSPBlockFlush(bk));
   if (!bk->interleaved) PetscCall(PCMatApply(ksp->pc, bk->alias[x], bk->alias[y]));
   else {
     const PetscScalar *d, *xa = KSPBlockArray(bk, x);
@@ -720,6 +752,7 @@ static PetscErrorCode KSPBlockCopyRHS(KSP ksp, KSP_BiCGStabBlockSolve *bs, Petsc
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
+  PetscCall(KSPBlockFlush(bk)); /* no recorded pass writes y after the copy */
   if (bk->interleaved) PetscCall(PetscArraycpy(KSPBlockArray(bk, y), KSPBlockArray(bk, bk->nblocks + 1), (size_t)bk->m * bk->nloc));
   else
     for (PetscInt s = 0; s < bs->na; s++) PetscCall(PetscArraycpy(KSPBlockColumnArray(bk, y, s), bs->ba + (size_t)bk->slot2col[s] * bs->ldb, bk->nloc));
@@ -727,7 +760,7 @@ static PetscErrorCode KSPBlockCopyRHS(KSP ksp, KSP_BiCGStabBlockSolve *bs, Petsc
 }
 
 /* One fused group of the single solve on the column of slot s (wrap[k] on its column of block k, wrap[nblocks] on x,
-   wrap[nblocks + 1] on b): run here (dense), or recorded for the next KSPBlockFlush_BiCGStabFamily() (interleaved) */
+   wrap[nblocks + 1] on b): run here (dense), or recorded for the next KSPBlockFlush() (interleaved) */
 PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
@@ -798,7 +831,7 @@ PetscErrorCode KSPBlockSolveEnd_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCGSt
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCheck(!fam->block.ngroups, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Fused passes recorded and not run");
+  PetscCall(KSPBlockFlush(&fam->block));
   if (fam->block.interleaved) KSPBlockInterleave(fam->block.nloc, fam->block.m, PETSC_FALSE, bs->xa, bs->ldx, KSPBlockArray(&fam->block, fam->block.nblocks)); /* x back into X */
   PetscCall(MatDenseRestoreArray(X, &bs->xa));
   PetscCall(MatDenseRestoreArrayRead(B, &bs->ba));
@@ -833,7 +866,6 @@ PetscErrorCode KSPBlockInitialResidual_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlock
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   if (bs->left) PetscCall(KSPBlockPCApply_BiCGStabFamily(ksp, t1, r));
   if (ksp->normtype != KSP_NORM_NONE && !(cctx && cctx->initialrtol)) {
     const PetscBool pb = bs->left && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
@@ -847,9 +879,7 @@ PetscErrorCode KSPBlockInitialResidual_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlock
 
       PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &v, &v, &bk->dots[s]));
     }
-    PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-    PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), bs->na, bk->dots));
-    bs->nred++;
+    PetscCall(KSPBlockReduce_BiCGStabFamily(ksp, bs, bs->na, bk->dots));
     for (PetscInt s = 0; s < bs->na; s++) bk->bnorm[s] = PetscSqrtReal(PetscAbsScalar(bk->dots[s]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -268,11 +268,9 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 2, dx, dy, &dots[2 * s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2 * bs->na, dots, &req));
+  PetscCall(KSPBlockReduceBegin_BiCGStabFamily(ksp, 2 * bs->na, dots, &req));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
-  PetscCall(CAKrylovReductionEnd(&req));
-  bs->nred++;
+  PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
@@ -311,14 +309,11 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupA(KSP ksp, KSP_BiCGStabBlockSolve *b
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 3, dx, dy, &dots[3 * s]));
     bk->restart[col] = PETSC_FALSE;
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 3 * bs->na, dots, &req));
+  PetscCall(KSPBlockReduceBegin_BiCGStabFamily(ksp, 3 * bs->na, dots, &req));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_Z, W_ZH, W_V));
-  PetscCall(CAKrylovReductionEnd(&req));
-  bs->nred++;
+  PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockOmega_BiCGStabFamily(ksp, bs, s, &dots[3 * s], bs->h[W_PH]));
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp)); /* the half steps of the columns that ended */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -372,11 +367,9 @@ static PetscErrorCode KSPPIPEBCGSMBlockGroupBC(KSP ksp, KSP_BiCGStabBlockSolve *
     (void)KSPPIPEBCGSMGroupC(wantnorm, bk->alpha[col], bk->omega[col], w, u, dx, dy);
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, nd, dx, dy, &dots[nd * s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
+  PetscCall(KSPBlockReduceBegin_BiCGStabFamily(ksp, nd * bs->na, dots, &req));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
-  PetscCall(CAKrylovReductionEnd(&req));
-  bs->nred++;
+  PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   bs->k++;
   for (PetscInt s = 0; s < bs->na; s++) {
     if (!bk->live[s]) continue;
@@ -403,7 +396,6 @@ static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSP_BiCGStabBlockSolve *
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_W, W_WH, W_T));
   PetscCall(KSPBlockMult_BiCGStabFamily(ksp, W_S));

@@ -227,11 +227,9 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 1, &w[W_R], &w[W_R], &dots[s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), bs->na, dots, &req));
+  PetscCall(KSPBlockReduceBegin_BiCGStabFamily(ksp, bs->na, dots, &req));
   PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_R, bs->h[W_Z])); /* line 3: z = M^{-1} r */
-  PetscCall(CAKrylovReductionEnd(&req));
-  bs->nred++;
+  PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) {
     const CAKrylovVecUpdate u[] = {{.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}}; /* v^ = z */
@@ -240,7 +238,6 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
     PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, dots[s]));
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPBlockMonitor_BiCGStabFamily(ksp, bs, 0));
   PetscCall(KSPBlockCompact_BiCGStabFamily(ksp, bs));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -263,11 +260,9 @@ static PetscErrorCode KSPRBiCGStabBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 0, NULL, 1, &w[W_V], &w[W_R0], &dots[nd * s]));
     if (*pending) dots[nd * s + 1] = bk->rr[bk->slot2col[s]];
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), nd * bs->na, dots, &req));
+  PetscCall(KSPBlockReduceBegin_BiCGStabFamily(ksp, nd * bs->na, dots, &req));
   PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_V, bs->h[W_S]));
-  PetscCall(CAKrylovReductionEnd(&req));
-  bs->nred++;
+  PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   if (*pending) {
     bs->maxnorm = 0.0;
     for (PetscInt s = 0; s < bs->na; s++) PetscCall(KSPBlockNormTest_BiCGStabFamily(ksp, bs, s, dots[nd * s + 1]));
@@ -305,7 +300,6 @@ static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs
     KSPRBiCGStabPassB(rb->identity, bk->alpha[bk->slot2col[s]], bs->w, u);
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   PetscCall(KSPBlockMult_BiCGStabFamily(ksp, W_T));
   for (PetscInt s = 0; s < bs->na; s++) {
     CAKrylovVecUpdate u[1];
@@ -314,11 +308,9 @@ static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, 4, dx, dy, &dots[4 * s]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
-  PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 4 * bs->na, dots, &req));
+  PetscCall(KSPBlockReduceBegin_BiCGStabFamily(ksp, 4 * bs->na, dots, &req));
   PetscCall(KSPRBiCGStabBlockPCApply(ksp, bs, W_T, bs->h[W_Q]));
-  PetscCall(CAKrylovReductionEnd(&req));
-  bs->nred++;
+  PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
@@ -330,7 +322,6 @@ static PetscErrorCode KSPRBiCGStabBlockOmega(KSP ksp, KSP_BiCGStabBlockSolve *bs
     if (bad) continue;
     bk->beta[col] = (-bk->omega[col] * dots[4 * s + 3] / bk->rho[col]) * (bk->alpha[col] / bk->omega[col]);
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp)); /* the half steps of the columns that ended */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -356,7 +347,6 @@ static PetscErrorCode KSPRBiCGStabBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *b
     n = KSPRBiCGStabPassD(rb->identity, bk->alpha[col], bk->omega[col], bk->beta[col], bs->w[W_COUNT], bs->w, u);
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, n, u, wantnorm ? 1 : 0, &bs->w[W_R], &bs->w[W_R], &bk->rr[col]));
   }
-  PetscCall(KSPBlockFlush_BiCGStabFamily(ksp));
   bs->k++;
   for (PetscInt s = 0; s < bs->na; s++) {
     const PetscInt col = bk->slot2col[s];
