@@ -99,6 +99,26 @@ $(BUILDDIR)/petsc-examples/%: $(PETSC_EXAMPLES)/ksp/ksp/tutorials/%.c
 demo: all $(BUILDDIR)/petsc-examples/ex2
 	@$(CAKRYLOV_DIR)/share/demo.sh $(BUILDDIR)/petsc-examples/ex2 $(LIBNAME_CAKRYLOV)
 
+# ---- the campaign: PETSc's own example programs with each cakrylov type (share/petsc-examples/programs.txt lists them
+#      and why); a program absent from this PETSc's examples is skipped by the driver, saying so ----
+CAMPAIGN_LIST := $(CAKRYLOV_DIR)/share/petsc-examples/programs.txt
+CAMPAIGN_SRCS := $(sort $(shell sed -n 's/^[^\#|]*| *\([^ |]*\.c\) *|.*/\1/p' $(CAMPAIGN_LIST)))
+CAMPAIGN_BINS := $(foreach s,$(CAMPAIGN_SRCS),$(if $(wildcard $(PETSC_EXAMPLES)/$(s)),$(BUILDDIR)/petsc-examples/src/$(s:.c=)))
+$(BUILDDIR)/petsc-examples/src/%: $(PETSC_EXAMPLES)/%.c
+	@mkdir -p $(@D)
+	@echo '  CC    $<'
+	@$(PCC) $(PCC_FLAGS) $(PETSC_CCPPFLAGS) $< -o $@ $(PETSC_LIB)
+
+test-petsc-examples: all $(CAMPAIGN_BINS)
+	@python3 $(CAKRYLOV_DIR)/share/petsc-examples/campaign.py --list $(CAMPAIGN_LIST) --petsc-dir $(PETSC_DIR) \
+	  --petsc-arch "$(PETSC_ARCH)" --bindir $(BUILDDIR)/petsc-examples/src --lib $(LIBNAME_CAKRYLOV) $(CAMPAIGN_ARGS)
+
+# the same against the newest PETSc (3.26.1, built once into ~/.cache/cakrylov), in the build of test-petsc-latest
+test-petsc-examples-latest:
+	@petsc_latest=$$(bash $(CAKRYLOV_DIR)/share/petsc-latest.sh) && \
+	  $(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) PETSC_DIR=$$petsc_latest PETSC_ARCH= \
+	    BUILDDIR=$(BUILDDIR)/petsc-latest LIBDIR=$(BUILDDIR)/petsc-latest/lib test-petsc-examples
+
 # ---- the main job: the 3D Helmholtz tutorial with bcgs and cabicgstab as multigrid bottom solver, side by side ----
 $(BUILDDIR)/tutorials/%: $(CAKRYLOV_DIR)/tutorials/%.c $(LIBNAME_CAKRYLOV)
 	@mkdir -p $(@D)
@@ -125,6 +145,6 @@ install: all
 clean:
 	rm -rf $(BUILDDIR) $(LIBDIR)
 
-.PHONY: all test test-portability test-petsc-latest demo run install clean
+.PHONY: all test test-portability test-petsc-latest test-petsc-examples test-petsc-examples-latest demo run install clean
 
 endif # PETSc present
