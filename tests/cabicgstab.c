@@ -4,9 +4,11 @@ static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n" KSP
   -check_full_gram : solve again reducing all of the Gram matrix (not only its upper triangle), compare iterations and residual history\n\
   -check_paired : solve again with the other setting of -ksp_cabicgstab_paired, compare iterations and residual history\n\
   -check_spectrum_api : KSPCABiCGStabSetSpectrum()/GetSpectrum(): a given interval, then back to the estimate\n\
+  -check_transpose : KSPSolveTranspose(): the true residual of A^T x = b, and the solve again with paired matrix powers switched\n\
+  -check_nullspace : a null space attached to A (and A^T): KSPSolve() and KSPSolveTranspose() with paired matrix powers switched\n\
   -bad_setters : call the setters with bad values and print the errors\n\n";
 
-static PetscBool check_full_gram, check_paired, check_spectrum_api, bad_setters;
+static PetscBool check_full_gram, check_paired, check_spectrum_api, check_transpose, check_nullspace, bad_setters;
 
 static PetscErrorCode Options(void)
 {
@@ -15,6 +17,8 @@ static PetscErrorCode Options(void)
   PetscCall(PetscOptionsBool("-check_full_gram", "Compare with the full Gram matrix reduction", NULL, check_full_gram, &check_full_gram, NULL));
   PetscCall(PetscOptionsBool("-check_paired", "Compare with paired matrix powers switched", NULL, check_paired, &check_paired, NULL));
   PetscCall(PetscOptionsBool("-check_spectrum_api", "A given spectrum, then back to the estimate", NULL, check_spectrum_api, &check_spectrum_api, NULL));
+  PetscCall(PetscOptionsBool("-check_transpose", "KSPSolveTranspose(): true residual, paired matrix powers switched", NULL, check_transpose, &check_transpose, NULL));
+  PetscCall(PetscOptionsBool("-check_nullspace", "A null space attached: paired matrix powers switched", NULL, check_nullspace, &check_nullspace, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
@@ -62,6 +66,112 @@ static PetscErrorCode CheckSpectrumAPI(KSP ksp, Vec b, Vec x0, Vec x)
   PetscFunctionReturn(0);
 }
 
+/* The residual in the norm KSPSolveTranspose() tests: ||b - A^T x|| (right preconditioning, none) or ||M^{-T}(b - A^T x)|| (left) */
+static PetscErrorCode TransposeResidualNorm(KSP ksp, Vec b, Vec x, PetscReal *norm)
+{
+  Mat    A;
+  Vec    r, z;
+  PCSide side;
+  PC     pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMultTranspose(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(KSPGetPCSide(ksp, &side));
+  if (side == PC_LEFT) {
+    PetscCall(VecDuplicate(b, &z));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCApplyTranspose(pc, r, z));
+    PetscCall(VecNorm(z, NORM_2, norm));
+    PetscCall(VecDestroy(&z));
+  } else PetscCall(VecNorm(r, NORM_2, norm));
+  PetscCall(VecDestroy(&r));
+  PetscFunctionReturn(0);
+}
+
+/* x from x0 by KSPSolve() or KSPSolveTranspose(); its iterations and a copy of its residual history (PetscFree() it) */
+static PetscErrorCode SolveWithHistory(KSP ksp, PetscBool transpose, Vec b, Vec x0, Vec x, PetscInt *its, PetscReal **hist, PetscInt *n)
+{
+  const PetscReal *h;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(x0, x));
+  if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
+  else PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetResidualHistory(ksp, &h, n));
+  PetscCall(PetscMalloc1(*n, hist));
+  PetscCall(PetscArraycpy(*hist, h, *n));
+  PetscFunctionReturn(0);
+}
+
+/* The solve (KSPSolve() or KSPSolveTranspose()) as set, then with paired matrix powers switched: both apply the same operator */
+static PetscErrorCode ComparePaired(KSP ksp, PetscBool transpose, const char what[], Vec b, Vec x0, Vec x)
+{
+  PetscReal *ref, *hist;
+  PetscInt   its_ref, nref, its, n;
+
+  PetscFunctionBegin;
+  PetscCall(SolveWithHistory(ksp, transpose, b, x0, x, &its_ref, &ref, &nref));
+  PetscCall(ChangePaired(ksp, PETSC_TRUE));
+  PetscCall(SolveWithHistory(ksp, transpose, b, x0, x, &its, &hist, &n));
+  PetscCall(ChangePaired(ksp, PETSC_FALSE));
+  PetscCall(PrintAgreement(what, its_ref, ref, nref, its, hist, n));
+  PetscCall(PetscFree(ref));
+  PetscCall(PetscFree(hist));
+  PetscFunctionReturn(0);
+}
+
+/* KSPSolveTranspose(): converged, and the true residual of A^T x = b below the tolerance; then paired matrix powers switched */
+static PetscErrorCode CheckTranspose(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  KSPConvergedReason reason;
+  PetscReal          rtol, r0, r1;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  PetscCall(TransposeResidualNorm(ksp, b, x0, &r0));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolveTranspose(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(TransposeResidualNorm(ksp, b, x, &r1));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPSolveTranspose: converged: %s; true residual of A^T x = b (norm of the convergence test) <= rtol * initial: %s\n", reason > 0 ? "yes" : "NO", r1 <= rtol * r0 ? "yes" : "NO"));
+  if (reason <= 0 || r1 > rtol * r0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s, ||r|| / ||r0|| = %g, rtol = %g\n", KSPConvergedReasons[reason], (double)(r1 / r0), (double)rtol));
+  PetscCall(ComparePaired(ksp, PETSC_TRUE, "KSPSolveTranspose, paired matrix powers switched", b, x0, x));
+  PetscFunctionReturn(0);
+}
+
+/* The constant vector attached to A as null space and transpose null space (not A's own: the check is that the paired and
+   the column-by-column bases apply the same projected operator), KSPSolve() and KSPSolveTranspose() with paired matrix powers
+   switched; the right-hand side sin(i), i the global index (the program's b = 1 is all in that null space) */
+static PetscErrorCode CheckNullSpace(KSP ksp, Vec x0, Vec x)
+{
+  Mat          A;
+  MatNullSpace nsp;
+  Vec          b;
+  PetscInt     lo, hi;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(VecDuplicate(x, &b));
+  PetscCall(VecGetOwnershipRange(b, &lo, &hi));
+  for (PetscInt i = lo; i < hi; i++) PetscCall(VecSetValue(b, i, PetscSinReal((PetscReal)i), INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(b));
+  PetscCall(VecAssemblyEnd(b));
+  PetscCall(MatNullSpaceCreate(PETSC_COMM_WORLD, PETSC_TRUE, 0, NULL, &nsp));
+  PetscCall(MatSetNullSpace(A, nsp));
+  PetscCall(MatSetTransposeNullSpace(A, nsp));
+  PetscCall(ComparePaired(ksp, PETSC_FALSE, "null space attached, paired matrix powers switched", b, x0, x));
+  PetscCall(ComparePaired(ksp, PETSC_TRUE, "null space attached, KSPSolveTranspose, paired matrix powers switched", b, x0, x));
+  PetscCall(MatSetNullSpace(A, NULL));
+  PetscCall(MatSetTransposeNullSpace(A, NULL));
+  PetscCall(MatNullSpaceDestroy(&nsp));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BadSetters(KSP ksp)
 {
   const PetscInt  bad[] = {0, 33};
@@ -105,6 +215,8 @@ static PetscErrorCode Checks(KSP ksp, Vec b, Vec x0, Vec x)
   if (check_full_gram) PetscCall(CompareResolve(ksp, b, x0, x, "full Gram matrix against its upper triangle reduced", ChangeGram));
   if (check_paired) PetscCall(CompareResolve(ksp, b, x0, x, "paired matrix powers switched", ChangePaired));
   if (check_spectrum_api) PetscCall(CheckSpectrumAPI(ksp, b, x0, x));
+  if (check_transpose) PetscCall(CheckTranspose(ksp, b, x0, x));
+  if (check_nullspace) PetscCall(CheckNullSpace(ksp, x0, x));
   PetscFunctionReturn(0);
 }
 
@@ -232,6 +344,34 @@ int main(int argc, char **argv)
       nsize: 2
       args: -problem convdiff -dim 2 -n 16 -pc_type jacobi -dm_mat_type {{baij sell}} -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_s 4 -check_paired
       output_file: output/cabicgstab_paired.out
+
+   # KSPSolveTranspose() solves A^T x = b on every path: paired products of A^T and M^{-T}, the column-by-column bases, each
+   # basis and matrix type; the paired and the column-by-column solves apply the same operator
+   test:
+      suffix: transpose
+      nsize: {{1 2}}
+      args: -problem convdiff -dim 2 -n 24 -peclet 5 -pc_type {{none jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_paired {{0 1}} -check_transpose
+      output_file: output/cabicgstab_transpose.out
+
+   test:
+      suffix: transpose_bases
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 24 -peclet 5 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -ksp_cabicgstab_paired 1 -check_transpose
+      output_file: output/cabicgstab_transpose.out
+
+   test:
+      suffix: transpose_mattype
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 16 -peclet 5 -pc_type jacobi -ksp_pc_side {{right left}} -dm_mat_type {{baij sell}} -ksp_cabicgstab_paired 1 -check_transpose
+      output_file: output/cabicgstab_transpose.out
+
+   # a null space attached to A and A^T is removed from the paired products as from the column-by-column ones (left
+   # preconditioning, where KSP removes it), in KSPSolve() and KSPSolveTranspose()
+   test:
+      suffix: nullspace
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 24 -peclet 5 -pc_type {{jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_paired {{0 1}} -check_nullspace
+      output_file: output/cabicgstab_nullspace.out
 
    # the spectrum is estimated once for repeated solves with the same operator, again when the operator changes
    test:

@@ -14,6 +14,7 @@
    s_k = min(s, 2^k) and R starts right after the 2 s_k + 1 columns of P.
 */
 #include "cabicgstabimpl.h"
+#include <petsc/private/pcimpl.h>
 #include <petscblaslapack.h>
 
 #define KSPCABICGSTAB_CHECK_FRACTION 0.01 /* a converged solve checks b - A x when the drift estimate exceeds this fraction of the tolerance */
@@ -78,13 +79,13 @@ static PetscErrorCode KSPCABiCGStabPairView(KSP ksp, PetscScalar *array, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* C = A B as a MatProduct: symbolic now, numeric per use. Where PETSc has no block kernel for the matrix type, its MatProduct
-   multiplies column by column (-info says so) */
-static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, Mat B, Mat C)
+/* C = A B (MATPRODUCT_AB) or A^T B (MATPRODUCT_AtB) as a MatProduct: symbolic now, numeric per use. Where PETSc has no block
+   kernel for the matrix type, its MatProduct multiplies column by column (-info says so) */
+static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, MatProductType type, Mat B, Mat C)
 {
   PetscFunctionBegin;
   PetscCall(MatProductCreateWithMat(A, B, NULL, C));
-  PetscCall(MatProductSetType(C, MATPRODUCT_AB));
+  PetscCall(MatProductSetType(C, type));
   PetscCall(MatProductSetFromOptions(C));
   PetscCall(MatProductSymbolic(C));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -92,12 +93,14 @@ static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, Mat B, Mat C)
 
 /*
    The dense views of outer iterations with s_k: [P_i, R_i] are columns 1 + i and 1 + (2s_k+1) + i of V, so an n x 2 matrix with
-   leading dimension (2s_k+1) ld placed at column 1 + i sees both. Set up once per s_k and kept (telescoping uses few s_k).
+   leading dimension (2s_k+1) ld placed at column 1 + i sees both. Set up once per s_k and kept (telescoping uses few s_k); the
+   products are of A^T in KSPSolveTranspose().
 */
 static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
 {
   KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
   const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
+  const MatProductType        type = ksp->transpose_solve ? MATPRODUCT_AtB : MATPRODUCT_AB;
   const PetscInt              lda  = (2 * sk + 1) * cab->ld;
   Mat             Amat;
   PetscObjectId    id;
@@ -107,32 +110,55 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
   PetscCall(PetscObjectGetId((PetscObject)Amat, &id));
   PetscCall(MatGetNonzeroState(Amat, &nz));
-  if (cab->pair_mode != KSPCABICGSTAB_PAIR_NONE && (cab->pair_mode != mode || cab->pair_amat_id != id || cab->pair_amat_nz != nz)) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side or matrix changed */
+  if (cab->pair_mode != KSPCABICGSTAB_PAIR_NONE && (cab->pair_mode != mode || cab->pair_transpose != ksp->transpose_solve || cab->pair_amat_id != id || cab->pair_amat_nz != nz)) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side, transpose or matrix changed */
   if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
-  cab->pair_mode    = mode;
-  cab->pair_amat_id = id;
-  cab->pair_amat_nz = nz;
+  cab->pair_mode      = mode;
+  cab->pair_transpose = ksp->transpose_solve;
+  cab->pair_amat_id   = id;
+  cab->pair_amat_nz   = nz;
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + cab->ld, lda, &cab->pair_in[sk]));
   PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ld, lda, &cab->pair_out[sk]));
   switch (mode) {
   case KSPCABICGSTAB_PAIR_NONE:
     break;
   case KSPCABICGSTAB_PAIR_A: /* [P, R]_{i+1} = A [P, R]_i */
-    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_out[sk]));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, type, cab->pair_in[sk], cab->pair_out[sk]));
     break;
   case KSPCABICGSTAB_PAIR_A_MINV: /* Z = M^{-1} [P, R]_i, [P, R]_{i+1} = A Z */
     if (!cab->pair_work[0]) PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[0]));
-    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_work[0], cab->pair_out[sk]));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, type, cab->pair_work[0], cab->pair_out[sk]));
     break;
   case KSPCABICGSTAB_PAIR_MINV_A: /* Z = A [P, R]_i, [P, R]_{i+1} = M^{-1} Z */
     PetscCall(KSPCABiCGStabPairView(ksp, NULL, 0, &cab->pair_work[sk]));
-    PetscCall(KSPCABiCGStabPairProduct(Amat, cab->pair_in[sk], cab->pair_work[sk]));
+    PetscCall(KSPCABiCGStabPairProduct(Amat, type, cab->pair_in[sk], cab->pair_work[sk]));
     break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* [P_{i+1}, R_{i+1}] = Â [P_i, R_i]: one pass over the matrix and one halo exchange for both columns */
+/* Z = M^{-1} X for two columns with PCMatApply(); Z = M^{-T} X in KSPSolveTranspose(), column by column (PETSc 3.18 has no
+   PCMatApplyTranspose()) */
+static PetscErrorCode KSPCABiCGStabPairPCApply(KSP ksp, Mat X, Mat Z)
+{
+  PetscFunctionBegin;
+  if (!ksp->transpose_solve) {
+    PetscCall(PCMatApply(ksp->pc, X, Z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt j = 0; j < 2; j++) {
+    Vec x, z;
+
+    PetscCall(MatDenseGetColumnVecRead(X, j, &x));
+    PetscCall(MatDenseGetColumnVecWrite(Z, j, &z));
+    PetscCall(PCApplyTranspose(ksp->pc, x, z));
+    PetscCall(MatDenseRestoreColumnVecWrite(Z, j, &z));
+    PetscCall(MatDenseRestoreColumnVecRead(X, j, &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* [P_{i+1}, R_{i+1}] = Â [P_i, R_i] (Â^T in KSPSolveTranspose()): one pass over the matrix and one halo exchange for both columns,
+   then the null space removed from both as KSP_PCApplyBAorAB() removes it (left preconditioning) */
 static PetscErrorCode KSPCABiCGStabApplyOperatorPair(KSP ksp, PetscInt sk, PetscInt i)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -144,21 +170,39 @@ static PetscErrorCode KSPCABiCGStabApplyOperatorPair(KSP ksp, PetscInt sk, Petsc
   switch (cab->pair_mode) {
   case KSPCABICGSTAB_PAIR_NONE:
     break;
-  case KSPCABICGSTAB_PAIR_A: /* [P, R]_{i+1} = A [P, R]_i */
+  case KSPCABICGSTAB_PAIR_A: /* [P, R]_{i+1} = A [P, R]_i (A^T [P, R]_i) */
     PetscCall(MatProductNumeric(Y));
     break;
-  case KSPCABICGSTAB_PAIR_A_MINV: /* [P, R]_{i+1} = A (M^{-1} [P, R]_i) */
-    PetscCall(PCMatApply(ksp->pc, X, cab->pair_work[0]));
+  case KSPCABICGSTAB_PAIR_A_MINV: /* [P, R]_{i+1} = A (M^{-1} [P, R]_i) (A^T (M^{-T} [P, R]_i)) */
+    PetscCall(KSPCABiCGStabPairPCApply(ksp, X, cab->pair_work[0]));
     PetscCall(MatProductNumeric(Y));
     break;
-  case KSPCABICGSTAB_PAIR_MINV_A: /* [P, R]_{i+1} = M^{-1} (A [P, R]_i) */
+  case KSPCABICGSTAB_PAIR_MINV_A: /* [P, R]_{i+1} = M^{-1} (A [P, R]_i) (M^{-T} (A^T [P, R]_i)) */
     PetscCall(MatProductNumeric(cab->pair_work[sk]));
-    PetscCall(PCMatApply(ksp->pc, cab->pair_work[sk], Y));
+    PetscCall(KSPCABiCGStabPairPCApply(ksp, cab->pair_work[sk], Y));
     break;
   }
   PetscCall(MatDenseResetArray(X));
   PetscCall(MatDenseResetArray(Y));
-  for (PetscInt j = 0; j < 2; j++) PetscCall(PetscObjectStateIncrease((PetscObject)cab->Vcol[2 + i + j * (2 * sk + 1)])); /* V changed under its Vecs */
+  for (PetscInt j = 0; j < 2; j++) {
+    Vec y = cab->Vcol[2 + i + j * (2 * sk + 1)];
+
+    PetscCall(PetscObjectStateIncrease((PetscObject)y)); /* V changed under its Vecs */
+    if (ksp->transpose_solve) PetscCall(KSP_RemoveNullSpaceTranspose(ksp, y));
+    else PetscCall(KSP_RemoveNullSpace(ksp, y));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Do the paired products apply the Â of KSP_PCApplyBAorAB()? Not when the PC applies B A itself (PCShellSetApplyBA()) or
+   scales the system diagonally (PCSetDiagonalScale()): then the bases are built column by column */
+static PetscErrorCode KSPCABiCGStabPairable(KSP ksp, PetscBool *pairable)
+{
+  PetscBool scaled;
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
+  *pairable = !scaled && !(ksp->transpose_solve ? ksp->pc->ops->applyBAtranspose : ksp->pc->ops->applyBA) ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -170,7 +214,7 @@ static PetscErrorCode KSPCABiCGStabBuildBases(KSP ksp, PetscInt sk)
   Vec            *P = cab->Vcol + 1, *R = cab->Vcol + 1 + iR0;
 
   PetscFunctionBegin;
-  if (!cab->paired) {
+  if (!cab->pairs) {
     PetscCall(KSPCABiCGStabBuildBasis(ksp, P, 2 * sk + 1));
     PetscCall(KSPCABiCGStabBuildBasis(ksp, R, 2 * sk));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -693,6 +737,8 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   cab->stats.solves++;
   cab->nb_pending = 0;
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
+  if (cab->paired) PetscCall(KSPCABiCGStabPairable(ksp, &cab->pairs));
+  else cab->pairs = PETSC_FALSE;
   PetscCall(KSPCABiCGStabSetUpBasis(ksp)); /* Newton, Chebyshev: the spectrum is estimated once per operator */
 
   /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), p_0 = rt = r_0 */
@@ -830,7 +876,7 @@ static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  s = %" PetscInt_FMT ", basis %s, telescoping %s\n", cab->s, KSPCABiCGStabBases[cab->basis], cab->telescope ? "on (s_k = min(s, 2^k))" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Gram matrix reduction: %" PetscInt_FMT " scalars per outer iteration at s (%s)\n", KSPCABiCGStabGramCount(cab, 4 * cab->s + 1), cab->symmetric ? "g and the upper triangle of the symmetric G" : "g and all of G"));
   PetscCall(KSPCABiCGStabViewBasis(ksp, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  basis built %s; residual replacement %s%s; adaptive s %s\n", cab->paired ? "in pairs [Â p_i, Â r_i] (two-column products)" : "column by column", cab->replacement ? "on" : "off", cab->replacement_set ? "" : " (the basis's default)", cab->adaptive ? "on" : "off"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  basis built %s; residual replacement %s%s; adaptive s %s\n", !cab->paired ? "column by column" : (cab->stats.solves && !cab->pairs ? "column by column in the last solve (pairs asked for, but its PC applies B A itself or scales diagonally)" : "in pairs [Â p_i, Â r_i] (two-column products)"), cab->replacement ? "on" : "off", cab->replacement_set ? "" : " (the basis's default)", cab->adaptive ? "on" : "off"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " outer iterations (Gram matrices), %" PetscInt_FMT " inner iterations, %" PetscInt_FMT " global reductions\n", st->solves, st->outer, st->inner, st->reductions));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations ended early (unresolved q): %" PetscInt_FMT ", at a half step: %" PetscInt_FMT "; full restarts: %" PetscInt_FMT "; residual replacements: %" PetscInt_FMT "\n", st->early_ends, st->half_steps, st->restarts, st->replacements));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence claims checked against b - A x: %" PetscInt_FMT " (%" PetscInt_FMT " failed: the solve went on)\n", st->checks, st->checks_failed));
@@ -1438,6 +1484,12 @@ PetscErrorCode KSPCABiCGStabGetResidualReplacement(KSP ksp, PetscBool *replaceme
   Where PETSc has no block kernel for the matrix type, its `MatProduct` multiplies column by column (`-info` says so).
   The iterates are the same as without pairs up to rounding.
 
+  In `KSPSolveTranspose()` the products are A^T [P_k, R_k] (`MatTransposeMatMult()`) and the preconditioner's transpose is
+  applied column by column (PETSc 3.18 has no `PCMatApplyTranspose()`). A null space attached to the matrix (its transpose
+  null space in `KSPSolveTranspose()`) is removed from both columns where `KSP` removes it (left preconditioning). A
+  preconditioner that applies B A itself (`PCShellSetApplyBA()`) or scales the system diagonally (`PCSetDiagonalScale()`)
+  gets the bases built column by column, through it; `-ksp_view` then says so.
+
   Level: advanced
 
 .seealso: `KSPCABICGSTAB`, `KSPCABiCGStabGetPaired()`
@@ -1592,6 +1644,10 @@ PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stat
 
    Bases: monomial (no setup, s up to about 4), Newton or Chebyshev (s = 8 to 16 and more; the spectrum is
    estimated once per operator by a few GMRES steps, or given), see `KSPCABiCGStabSetBasis()`.
+
+   `KSPSolveTranspose()` solves A^T x = b on every path (the bases, paired or not, residual replacement, the check of a
+   convergence claim, the recovery of x) with A^T and the transposed preconditioner; the spectrum estimate of the
+   Newton and Chebyshev bases serves both, since A^T M^{-T} has the spectrum of A M^{-1}.
 
    Accuracy: a solve that claims convergence while the rounding-drift estimate of its updated residual exceeds 1 %
    of the tolerance checks b - A x (one more reduction) and goes on from it by residual replacement if it fails the

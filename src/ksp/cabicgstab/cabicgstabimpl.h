@@ -24,6 +24,7 @@ typedef struct {
   PetscBool          replacement_set; /* ... as the user set it; else on for the Newton and Chebyshev bases */
   PetscBool          adaptive;    /* adaptive s: lower s_k while the coordinates of r lose too many digits */
   PetscBool          paired;      /* build P and R together: [Â p_i, Â r_i] as one two-column product */
+  PetscBool          pairs;       /* ... in the current solve (not where the PC applies B A itself or scales diagonally) */
 
   /* the spectrum of Â behind the Newton and Chebyshev bases: user-given, or Ritz values of a few GMRES steps */
   PetscBool        user_spectrum;                           /* [lmin, lmax] given by the user: no estimate */
@@ -51,6 +52,7 @@ typedef struct {
   Mat          pair_out[KSPCABICGSTAB_S_MAX + 1]; /* the view of [P_{i+1}, R_{i+1}], holding the product */
   Mat          pair_work[KSPCABICGSTAB_S_MAX + 1]; /* n x 2: M^{-1} [P_i, R_i] (right, slot 0) or A [P_i, R_i] (left, per s_k) */
   KSPCABiCGStabPairMode pair_mode;                /* what the products were set up for */
+  PetscBool        pair_transpose;                /* ... of A^T (KSPSolveTranspose()) */
   PetscObjectId    pair_amat_id;                  /* ... and with which matrix (id, nonzero pattern) */
   PetscObjectState pair_amat_nz;
 
