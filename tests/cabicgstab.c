@@ -6,9 +6,11 @@ static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n" KSP
   -check_spectrum_api : KSPCABiCGStabSetSpectrum()/GetSpectrum(): a given interval, then back to the estimate\n\
   -check_transpose : KSPSolveTranspose(): the true residual of A^T x = b, and the solve again with paired matrix powers switched\n\
   -check_nullspace : a null space attached to A (and A^T): KSPSolve() and KSPSolveTranspose() with paired matrix powers switched\n\
+  -check_scaled <c> : new solvers from the options on A and on c A: their residual histories must agree (BiCGStab is scale-invariant)\n\
   -bad_setters : call the setters with bad values and print the errors\n\n";
 
 static PetscBool check_full_gram, check_paired, check_spectrum_api, check_transpose, check_nullspace, bad_setters;
+static PetscReal check_scaled = 0.0;
 
 static PetscErrorCode Options(void)
 {
@@ -19,6 +21,7 @@ static PetscErrorCode Options(void)
   PetscCall(PetscOptionsBool("-check_spectrum_api", "A given spectrum, then back to the estimate", NULL, check_spectrum_api, &check_spectrum_api, NULL));
   PetscCall(PetscOptionsBool("-check_transpose", "KSPSolveTranspose(): true residual, paired matrix powers switched", NULL, check_transpose, &check_transpose, NULL));
   PetscCall(PetscOptionsBool("-check_nullspace", "A null space attached: paired matrix powers switched", NULL, check_nullspace, &check_nullspace, NULL));
+  PetscCall(PetscOptionsReal("-check_scaled", "Solve on A and on c A with new solvers, compare", NULL, check_scaled, &check_scaled, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
@@ -172,6 +175,61 @@ static PetscErrorCode CheckNullSpace(KSP ksp, Vec x0, Vec x)
   PetscFunctionReturn(0);
 }
 
+/* A new solver of the program's type from the options on A (zero initial guess): reason, iterations, history (PetscFree() it) */
+static PetscErrorCode SolveNew(KSP ksp, Mat A, Vec b, Vec x, KSPConvergedReason *reason, PetscInt *its, PetscReal **hist, PetscInt *n)
+{
+  KSP       kspn;
+  KSPType   type;
+  PetscReal rtol;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &kspn));
+  PetscCall(KSPSetOperators(kspn, A, A));
+  PetscCall(KSPSetType(kspn, type));
+  PetscCall(KSPSetTolerances(kspn, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(KSPSetResidualHistory(kspn, NULL, PETSC_DECIDE, PETSC_TRUE));
+  PetscCall(KSPSetFromOptions(kspn));
+  PetscCall(KSPSetInitialGuessNonzero(kspn, PETSC_FALSE));
+  PetscCall(SolveWithHistory(kspn, PETSC_FALSE, b, x, x, its, hist, n));
+  PetscCall(KSPGetConvergedReason(kspn, reason));
+  PetscCall(KSPDestroy(&kspn));
+  PetscFunctionReturn(0);
+}
+
+/* New solvers on A and on c A: BiCGStab's residuals are those on A (x scales as 1/c), so their histories agree closely;
+   the solution on c A has a true residual below the tolerance */
+static PetscErrorCode CheckScaled(KSP ksp, Vec b, Vec x)
+{
+  Mat                A, cA;
+  KSPConvergedReason reason_ref, reason;
+  PetscInt           its_ref, nref, its, n;
+  PetscReal         *ref, *hist, rtol, bnorm, rnorm;
+  Vec                r;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &cA));
+  PetscCall(MatScale(cA, check_scaled));
+  PetscCall(SolveNew(ksp, A, b, x, &reason_ref, &its_ref, &ref, &nref));
+  PetscCall(SolveNew(ksp, cA, b, x, &reason, &its, &hist, &n));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(cA, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "scaled operator: converged on A: %s, on c A: %s; true residual on c A <= rtol ||b||: %s\n", reason_ref > 0 ? "yes" : "NO", reason > 0 ? "yes" : "NO", rnorm <= rtol * bnorm ? "yes" : "NO"));
+  if (reason <= 0 || rnorm > rtol * bnorm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s at iteration %" PetscInt_FMT ", ||b - c A x|| / ||b|| = %g\n", KSPConvergedReasons[reason], its, (double)(rnorm / bnorm)));
+  PetscCall(PrintAgreement("residual histories on c A and on A", its_ref, ref, nref, its, hist, n));
+  PetscCall(VecDestroy(&r));
+  PetscCall(PetscFree(ref));
+  PetscCall(PetscFree(hist));
+  PetscCall(MatDestroy(&cA));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BadSetters(KSP ksp)
 {
   const PetscInt  bad[] = {0, 33};
@@ -217,6 +275,7 @@ static PetscErrorCode Checks(KSP ksp, Vec b, Vec x0, Vec x)
   if (check_spectrum_api) PetscCall(CheckSpectrumAPI(ksp, b, x0, x));
   if (check_transpose) PetscCall(CheckTranspose(ksp, b, x0, x));
   if (check_nullspace) PetscCall(CheckNullSpace(ksp, x0, x));
+  if (check_scaled != 0.0) PetscCall(CheckScaled(ksp, b, x));
   PetscFunctionReturn(0);
 }
 
@@ -372,6 +431,20 @@ int main(int argc, char **argv)
       nsize: 2
       args: -problem convdiff -dim 2 -n 24 -peclet 5 -pc_type {{jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_paired {{0 1}} -check_nullspace
       output_file: output/cabicgstab_nullspace.out
+
+   # the monomial basis scaled by powers of 2: an operator scaled by 1e19 (or 1e100, 1e-100) takes the solve on A's own
+   # iterations, with and without telescoping (the first outer iteration of a KSP has no measure of ||A||)
+   test:
+      suffix: monomial_scaled
+      nsize: {{1 2}}
+      args: -problem poisson -dim 2 -n 24 -pc_type none -ksp_cabicgstab_adaptive_s 0 -ksp_cabicgstab_s {{4 8}} -ksp_cabicgstab_telescope {{0 1}} -check_scaled {{1e19 1e100 1e-100}}
+      output_file: output/cabicgstab_monomial_scaled.out
+
+   test:
+      suffix: monomial_scaled_paired
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 24 -pc_type none -ksp_pc_side {{right left}} -ksp_cabicgstab_adaptive_s 0 -ksp_cabicgstab_s 4 -ksp_cabicgstab_telescope 0 -ksp_cabicgstab_paired 1 -check_scaled 1e19
+      output_file: output/cabicgstab_monomial_scaled.out
 
    # the spectrum is estimated once for repeated solves with the same operator, again when the operator changes
    test:

@@ -4,7 +4,8 @@
      rho_{i+1}(z) = ((z - theta_i) rho_i(z) - sigma_i rho_{i-1}(z)) / gamma_i,   rho_0 = 1,
 
    so its vectors satisfy Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1} (column i of T'):
-     monomial   theta = 0, sigma = 0, gamma = 1                                    (no setup)
+     monomial   theta = 0, sigma = 0, gamma = the power of 2 nearest to the ||Â|| the previous Gram matrix measured
+                (no setup; set per outer iteration, KSPCABiCGStabMonomialScale() in cabicgstab.c)
      Newton     theta_i = the first 2s Leja points of the Ritz values and the interval's 2s Chebyshev points; a
                 conjugate pair a +- ib takes two steps in real arithmetic: (z - a) rho_i, then
                 (z - a) rho_{i+1} + b^2 rho_i                                                (Bai, Hu, Reichel 1994)
@@ -190,10 +191,9 @@ static PetscErrorCode KSPCABiCGStabBasisCoefficients(KSP_CABiCGStab *cab)
   PetscReal     *z_re, *z_im, *r_re, *r_im, *q_re, *q_im; /* sample points, rho_i and rho_{i-1} there */
 
   PetscFunctionBegin;
-  if (cab->basis == KSP_CABICGSTAB_BASIS_MONOMIAL) { /* v_{i+1} = Â v_i */
+  if (cab->basis == KSP_CABICGSTAB_BASIS_MONOMIAL) { /* v_{i+1} = Â v_i / gamma, gamma set per outer iteration */
     for (PetscInt i = 0; i < n; i++) {
       cab->theta[i] = 0.0;
-      cab->gamma[i] = 1.0;
       cab->sigma[i] = 0.0;
     }
     PetscFunctionReturn(PETSC_SUCCESS);

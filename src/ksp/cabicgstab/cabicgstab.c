@@ -380,7 +380,7 @@ static PetscReal KSPCABiCGStabOperatorNorm(KSP_CABiCGStab *cab, PetscInt nb, con
 
     for (PetscInt j = lo; j <= hi; j++)
       for (PetscInt l = lo; l <= hi; l++) Ay2 += PetscRealPart(cab->Tp[j + nb * i] * G[j + nb * l] * cab->Tp[l + nb * i]);
-    if (Ay2 > 0.0 && PetscRealPart(G[i + nb * i]) > 0.0) tau = PetscMax(tau, PetscSqrtReal(Ay2 / PetscRealPart(G[i + nb * i])));
+    if (Ay2 > 0.0 && PetscRealPart(G[i + nb * i]) > 0.0 && !PetscIsInfOrNanReal(Ay2) && !PetscIsInfOrNanScalar(G[i + nb * i])) tau = PetscMax(tau, PetscSqrtReal(Ay2 / PetscRealPart(G[i + nb * i])));
   }
   return tau;
 }
@@ -470,27 +470,72 @@ static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, KSPCABiCGStabOuter *o)
   return PetscMin(sk, o->s_cap);
 }
 
-/* Lines 6-8: the bases P of K_{2s+1}(Â, p) and R of K_{2s}(Â, r) from p, r (and rt = r after a restart), T', and
-   [g, G] = [P, R]^T [rt, P, R] with the one global reduction of the outer iteration */
-static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
+#define KSPCABICGSTAB_GRAM_TINY (1.0 / (PETSC_MACHINE_EPSILON * PETSC_MAX_REAL)) /* a squared norm this small has underflowing terms */
+
+/*
+   The monomial basis y_{i+1} = Â y_i / gamma grows like (||Â|| / gamma)^i: gamma is the power of 2 nearest to tau, the largest
+   ||Â y_i|| / ||y_i|| each Gram matrix measures (no reduction of its own), for the next outer iteration. A power of 2 scales
+   exactly: the iterates are those of the unscaled basis bit for bit, where that one neither overflows nor underflows. The first
+   outer iteration of a KSP has no measure (gamma = 1), nor has one after the operator changed much: if its Gram matrix is
+   unusable (an entry not finite, or a squared norm near underflow) and the measure says another gamma, *again asks to build the
+   outer iteration again with it (one reduction more).
+*/
+static PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  Vec            *V   = cab->Vcol;
+  const PetscInt  nb  = o->nb;
+  const PetscReal used = cab->mono_scale, tau = KSPCABiCGStabOperatorNorm(cab, nb, cab->GG + nb);
+  PetscBool       usable = PETSC_TRUE;
 
   PetscFunctionBegin;
-  o->sk = KSPCABiCGStabOuterS(cab, o);
-  o->nb = 4 * o->sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
-  cab->stats.s_min = cab->stats.s_min ? PetscMin(cab->stats.s_min, o->s_cap) : o->s_cap;
+  *again = PETSC_FALSE;
+  if (cab->basis != KSP_CABICGSTAB_BASIS_MONOMIAL || tau <= 0.0) PetscFunctionReturn(PETSC_SUCCESS);
+  cab->mono_scale = PetscPowReal(2.0, PetscFloorReal(PetscLog2Real(tau) + 0.5));
+  for (PetscInt i = 0; i < nb * (nb + 1); i++) usable = usable && !PetscIsInfOrNanScalar(cab->GG[i]) ? PETSC_TRUE : PETSC_FALSE;
+  for (PetscInt i = 0; i < nb; i++) usable = usable && PetscRealPart(cab->GG[nb + i + nb * i]) >= KSPCABICGSTAB_GRAM_TINY ? PETSC_TRUE : PETSC_FALSE;
+  if (!usable && cab->mono_scale != used) {
+    *again = PETSC_TRUE;
+    PetscCall(PetscInfo(ksp, "Outer iteration %" PetscInt_FMT ": Gram matrix of the monomial basis unusable with scaling %g; again with %g (||A|| estimate %g)\n", o->k, (double)used, (double)cab->mono_scale, (double)tau));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bases P and R from V[1] = p and V[1 + 2s_k + 1] = r with the current recurrence, T', and [g, G] with one reduction */
+static PetscErrorCode KSPCABiCGStabBasesAndGram(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (cab->basis == KSP_CABICGSTAB_BASIS_MONOMIAL)
+    for (PetscInt i = 0; i < 2 * o->sk; i++) cab->gamma[i] = cab->mono_scale; /* y_{i+1} = Â y_i / gamma */
   PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
-  PetscCall(VecCopy(cab->Wcol[0], V[1]));
-  PetscCall(VecCopy(cab->Wcol[1], V[2 + 2 * o->sk]));
-  if (o->restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
-  o->restart = PETSC_FALSE;
   PetscCall(KSPCABiCGStabBuildBases(ksp, o->sk));
   PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
   PetscCall(KSPCABiCGStabBuildT(cab, o->sk));
   PetscCall(KSPCABiCGStabGram(ksp, o->nb));
   cab->stats.outer++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Lines 6-8: the bases P of K_{2s+1}(Â, p) and R of K_{2s}(Â, r) from p, r (and rt = r after a restart), T', and
+   [g, G] = [P, R]^T [rt, P, R] with the one global reduction of the outer iteration (two, once, for a monomial basis rescaled) */
+static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  Vec            *V   = cab->Vcol;
+  PetscBool       again;
+
+  PetscFunctionBegin;
+  o->sk = KSPCABiCGStabOuterS(cab, o);
+  o->nb = 4 * o->sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
+  cab->stats.s_min = cab->stats.s_min ? PetscMin(cab->stats.s_min, o->s_cap) : o->s_cap;
+  PetscCall(VecCopy(cab->Wcol[0], V[1]));
+  PetscCall(VecCopy(cab->Wcol[1], V[2 + 2 * o->sk]));
+  if (o->restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
+  o->restart = PETSC_FALSE;
+  PetscCall(KSPCABiCGStabBasesAndGram(ksp, o));
+  PetscCall(KSPCABiCGStabMonomialScale(ksp, o, &again));
+  if (again) PetscCall(KSPCABiCGStabBasesAndGram(ksp, o)); /* p, r and rt are still in V */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1170,8 +1215,13 @@ PetscErrorCode KSPCABiCGStabGetS(KSP ksp, PetscInt *s)
 
   Notes:
   The basis vectors follow a three-term recurrence Â v_i = gamma_i v_{i+1} + theta_i v_i + sigma_i v_{i-1}:
-+ monomial  - v_{i+1} = Â v_i. No setup; the vectors align with the dominant eigenvector, and the Gram matrix
++ monomial  - v_{i+1} = Â v_i / gamma. No setup; the vectors align with the dominant eigenvector, and the Gram matrix
               stops resolving the iteration beyond s of about 4 (more iterations, see `KSPCABiCGStabSetResidualReplacement()`).
+              gamma is the power of 2 nearest to the ||Â|| the previous Gram matrix measured (its largest ||Â v_i|| / ||v_i||,
+              no communication), so the basis neither overflows nor underflows whatever the scale of the operator, and a
+              power of 2 scales exactly: the iterates are those of the unscaled basis where that one stays finite. The first
+              outer iteration of a solver has gamma = 1; if its Gram matrix overflows or underflows, it is built again with
+              the gamma it measured (one reduction more, `-info` says so).
 . newton    - v_{i+1} = (Â - theta_i) v_i / gamma_i with the shifts theta_i the first 2s Leja points (each next one
               the farthest from those before) of the Ritz values of the preconditioned operator together with the 2s
               Chebyshev points of their real interval; the Chebyshev points fill the inside of the spectrum, which 2s
@@ -1642,8 +1692,9 @@ PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stat
    from (c, G c)^{1/2}, without communication; round-off can make (c, G c) slightly negative, which
    counts as zero (the paper's Section V.C).
 
-   Bases: monomial (no setup, s up to about 4), Newton or Chebyshev (s = 8 to 16 and more; the spectrum is
-   estimated once per operator by a few GMRES steps, or given), see `KSPCABiCGStabSetBasis()`.
+   Bases: monomial (no setup, s up to about 4; scaled by powers of 2 near ||Â||, so an operator of any scale), Newton or
+   Chebyshev (s = 8 to 16 and more; the spectrum is estimated once per operator by a few GMRES steps, or given), see
+   `KSPCABiCGStabSetBasis()`.
 
    `KSPSolveTranspose()` solves A^T x = b on every path (the bases, paired or not, residual replacement, the check of a
    convergence claim, the recovery of x) with A^T and the transposed preconditioner; the spectrum estimate of the
@@ -1699,8 +1750,9 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   cab->s         = 4;
   cab->basis     = KSP_CABICGSTAB_BASIS_MONOMIAL;
   cab->telescope = PETSC_TRUE;
-  cab->symmetric = PETSC_TRUE;
-  cab->adaptive  = PETSC_TRUE;
+  cab->symmetric  = PETSC_TRUE;
+  cab->adaptive   = PETSC_TRUE;
+  cab->mono_scale = 1.0;
 
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 2));

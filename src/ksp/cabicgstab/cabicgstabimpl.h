@@ -63,6 +63,7 @@ typedef struct {
   PetscScalar *coef;                   /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
   PetscScalar *Ta, *d, *Td, *GTd, *Gc; /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
   PetscReal    theta[2 * KSPCABICGSTAB_S_MAX], gamma[2 * KSPCABICGSTAB_S_MAX], sigma[2 * KSPCABICGSTAB_S_MAX]; /* basis recurrence */
+  PetscReal    mono_scale;             /* the monomial basis's gamma: a power of 2 near the ||Â|| the last Gram matrix measured (1 before) */
 
   PetscInt nb_pending; /* nb of the outer iteration whose e is not yet added to x (0: x is current) */
 
