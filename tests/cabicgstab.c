@@ -7,9 +7,10 @@ static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n" KSP
   -check_transpose : KSPSolveTranspose(): the true residual of A^T x = b, and the solve again with paired matrix powers switched\n\
   -check_nullspace : a null space attached to A (and A^T): KSPSolve() and KSPSolveTranspose() with paired matrix powers switched\n\
   -check_scaled <c> : new solvers from the options on A and on c A: their residual histories must agree (BiCGStab is scale-invariant)\n\
+  -check_build_solution : a monitor that calls KSPBuildSolution() and KSPBuildResidual() at every iteration\n\
   -bad_setters : call the setters with bad values and print the errors\n\n";
 
-static PetscBool check_full_gram, check_paired, check_spectrum_api, check_transpose, check_nullspace, bad_setters;
+static PetscBool check_full_gram, check_paired, check_spectrum_api, check_transpose, check_nullspace, check_build_solution, bad_setters;
 static PetscReal check_scaled = 0.0;
 
 static PetscErrorCode Options(void)
@@ -22,6 +23,7 @@ static PetscErrorCode Options(void)
   PetscCall(PetscOptionsBool("-check_transpose", "KSPSolveTranspose(): true residual, paired matrix powers switched", NULL, check_transpose, &check_transpose, NULL));
   PetscCall(PetscOptionsBool("-check_nullspace", "A null space attached: paired matrix powers switched", NULL, check_nullspace, &check_nullspace, NULL));
   PetscCall(PetscOptionsReal("-check_scaled", "Solve on A and on c A with new solvers, compare", NULL, check_scaled, &check_scaled, NULL));
+  PetscCall(PetscOptionsBool("-check_build_solution", "A monitor calling KSPBuildSolution() and KSPBuildResidual()", NULL, check_build_solution, &check_build_solution, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
@@ -230,6 +232,109 @@ static PetscErrorCode CheckScaled(KSP ksp, Vec b, Vec x)
   PetscFunctionReturn(0);
 }
 
+/* What a monitor sees of the current iterate: KSPBuildSolution()'s x, KSPBuildResidual() (as -ksp_monitor_true_residual), b - A x */
+typedef struct {
+  Mat       A;
+  Vec       b, x, r, t, w;
+  PetscReal r0, dev_reported, dev_built, last; /* ||r_0||; largest | ||b - A x|| - reported norm |, | ||KSPBuildResidual()|| - ||b - A x|| |; the last ||b - A x|| */
+} BuildSolutionMonitorCtx;
+
+/* With left preconditioning the norms are of M^{-1} r */
+static PetscErrorCode MonitorNorm(KSP ksp, BuildSolutionMonitorCtx *m, Vec r, PetscReal *norm)
+{
+  PCSide side;
+  PC     pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPCSide(ksp, &side));
+  if (side == PC_LEFT) {
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCApply(pc, r, m->w));
+    PetscCall(VecNorm(m->w, NORM_2, norm));
+  } else PetscCall(VecNorm(r, NORM_2, norm));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BuildSolutionMonitor(KSP ksp, PetscInt it, PetscReal rnorm, void *ctx)
+{
+  BuildSolutionMonitorCtx *m = (BuildSolutionMonitorCtx *)ctx;
+  Vec                      res;
+  PetscReal                own, built;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBuildSolution(ksp, m->x, NULL));
+  PetscCall(KSPBuildResidual(ksp, m->t, m->r, &res));
+  PetscCall(MonitorNorm(ksp, m, res, &built));
+  PetscCall(MatMult(m->A, m->x, m->r));
+  PetscCall(VecAYPX(m->r, -1.0, m->b));
+  PetscCall(MonitorNorm(ksp, m, m->r, &own));
+  if (it == 0) m->r0 = own;
+  m->dev_reported = PetscMax(m->dev_reported, PetscAbsReal(own - rnorm));
+  m->dev_built    = PetscMax(m->dev_built, PetscAbsReal(built - own));
+  m->last         = own;
+  PetscFunctionReturn(0);
+}
+
+/* The last "true resid norm" that -ksp_monitor_true_residual ascii:<file> wrote (-1 if none) */
+static PetscErrorCode LastTrueResidual(const char file[], PetscReal *last)
+{
+  PetscMPIInt rank;
+  double      value = -1.0;
+  char        line[1024];
+  FILE       *fp;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0 && (fp = fopen(file, "r"))) {
+    while (fgets(line, sizeof(line), fp)) {
+      const char *at = strstr(line, "true resid norm ");
+
+      if (at) (void)sscanf(at, "true resid norm %lf", &value);
+    }
+    (void)fclose(fp);
+  }
+  PetscCallMPI(MPI_Bcast(&value, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  *last = (PetscReal)value;
+  PetscFunctionReturn(0);
+}
+
+/* A monitor that builds the solution at every iteration: the x it gets is the current iterate (its residual is the one the
+   solver reports, up to the rounding drift), KSPBuildResidual() is b - A x of it, and the last one is the solution; with
+   -ksp_monitor_true_residual ascii:true_residual.txt, the last true residual it printed is ||b - A x|| of the solution */
+static PetscErrorCode CheckBuildSolution(KSP ksp, Vec b, Vec x0, Vec x)
+{
+  BuildSolutionMonitorCtx m = {NULL};
+  PetscReal               final, printed, bx;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetOperators(ksp, &m.A, NULL));
+  m.b = b;
+  PetscCall(VecDuplicate(b, &m.x));
+  PetscCall(VecDuplicate(b, &m.r));
+  PetscCall(VecDuplicate(b, &m.t));
+  PetscCall(VecDuplicate(b, &m.w));
+  PetscCall(KSPMonitorSet(ksp, BuildSolutionMonitor, &m, NULL));
+  PetscCall(VecCopy(x0, x));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPMonitorCancel(ksp)); /* also closes the file of -ksp_monitor_true_residual */
+  PetscCall(MatMult(m.A, x, m.r));
+  PetscCall(VecAYPX(m.r, -1.0, b));
+  PetscCall(VecNorm(m.r, NORM_2, &bx));
+  PetscCall(MonitorNorm(ksp, &m, m.r, &final));
+  PetscCall(LastTrueResidual("true_residual.txt", &printed));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "-ksp_monitor_true_residual: its last true residual norm is ||b - A x|| of the solution (1e-8 relative, printed digits): %s\n", PetscAbsReal(printed - bx) <= 1e-8 * bx ? "yes" : "NO"));
+  if (PetscAbsReal(printed - bx) > 1e-8 * bx) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  printed %g, ||b - A x|| = %g\n", (double)printed, (double)bx));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "monitor with KSPBuildSolution(): ||b - A x|| within 1e-4 ||r_0|| of the reported norm at every iteration: %s\n", m.dev_reported <= 1e-4 * m.r0 ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "monitor with KSPBuildResidual(): its norm is that of b - A x within 1e-12 ||r_0||: %s\n", m.dev_built <= 1e-12 * m.r0 ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the last monitored true residual is the final one within 1e-10 ||r_0||: %s\n", PetscAbsReal(m.last - final) <= 1e-10 * m.r0 ? "yes" : "NO"));
+  if (m.dev_reported > 1e-4 * m.r0 || m.dev_built > 1e-12 * m.r0 || PetscAbsReal(m.last - final) > 1e-10 * m.r0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative deviations %g, %g, %g\n", (double)(m.dev_reported / m.r0), (double)(m.dev_built / m.r0), (double)(PetscAbsReal(m.last - final) / m.r0)));
+  PetscCall(VecDestroy(&m.x));
+  PetscCall(VecDestroy(&m.r));
+  PetscCall(VecDestroy(&m.t));
+  PetscCall(VecDestroy(&m.w));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode BadSetters(KSP ksp)
 {
   const PetscInt  bad[] = {0, 33};
@@ -276,6 +381,7 @@ static PetscErrorCode Checks(KSP ksp, Vec b, Vec x0, Vec x)
   if (check_transpose) PetscCall(CheckTranspose(ksp, b, x0, x));
   if (check_nullspace) PetscCall(CheckNullSpace(ksp, x0, x));
   if (check_scaled != 0.0) PetscCall(CheckScaled(ksp, b, x));
+  if (check_build_solution) PetscCall(CheckBuildSolution(ksp, b, x0, x));
   PetscFunctionReturn(0);
 }
 
@@ -445,6 +551,21 @@ int main(int argc, char **argv)
       nsize: 2
       args: -problem convdiff -dim 2 -n 24 -pc_type none -ksp_pc_side {{right left}} -ksp_cabicgstab_adaptive_s 0 -ksp_cabicgstab_s 4 -ksp_cabicgstab_telescope 0 -ksp_cabicgstab_paired 1 -check_scaled 1e19
       output_file: output/cabicgstab_monomial_scaled.out
+
+   # a monitor calling KSPBuildSolution() and KSPBuildResidual() at every iteration gets the current iterate (right
+   # preconditioning: x, not M^{-1} x; inside an outer iteration: x_m + M^{-1} [P, R] e), and -ksp_monitor_true_residual
+   # ends at the true residual of the solution
+   test:
+      suffix: build_solution
+      nsize: {{1 2}}
+      args: -problem convdiff -dim 2 -n 24 -pc_type {{jacobi bjacobi}} -ksp_pc_side {{right left}} -ksp_cabicgstab_paired {{0 1}} -nonzero_guess {{0 1}} -check_build_solution -ksp_monitor_true_residual ascii:true_residual.txt
+      output_file: output/cabicgstab_build_solution.out
+
+   test:
+      suffix: build_solution_bases
+      nsize: 2
+      args: -problem convdiff -dim 2 -n 24 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -check_build_solution -ksp_monitor_true_residual ascii:true_residual.txt
+      output_file: output/cabicgstab_build_solution.out
 
    # the spectrum is estimated once for repeated solves with the same operator, again when the operator changes
    test:
