@@ -88,7 +88,6 @@ typedef struct {
 } KSP_BiCGStabBlockSolve;
 
 typedef struct {
-  const char         *name;           /* the type's prefix of its composed methods ("KSPRBiCGStab"), NULL: no progression */
   PetscInt            nwork;          /* work vectors of the iteration */
   PetscBool           identity;       /* the last solve ran with the identity preconditioner: M^{-1} is neither applied nor copied */
   PetscBool           right;          /* bcgsm: the last solve kept p^ = M^{-1} p and s^ = M^{-1} s (right preconditioning, PC not the identity) */
@@ -100,15 +99,15 @@ typedef struct {
   KSP_BiCGStabBlock   block;                      /* KSPMatSolve() */
 } KSP_BiCGStabFamily;
 
-PETSC_INTERN PetscErrorCode KSPCreate_BiCGStabFamily(KSP, PetscInt, const char[]);
+PETSC_INTERN PetscErrorCode KSPCreate_BiCGStabFamily(KSP, PetscInt);
 PETSC_INTERN PetscErrorCode KSPDestroy_BiCGStabFamily(KSP);
-PETSC_INTERN PetscErrorCode KSPSetProgressMethod_BiCGStabFamily(KSP, const char[], CAKrylovProgressType, PetscInt);
-PETSC_INTERN PetscErrorCode KSPGetProgressMethod_BiCGStabFamily(KSP, const char[], CAKrylovProgressType *, PetscInt *);
+PETSC_INTERN PetscErrorCode KSPSetProgress_BiCGStabFamily(KSP, CAKrylovProgressType, PetscInt);
+PETSC_INTERN PetscErrorCode KSPGetProgress_BiCGStabFamily(KSP, CAKrylovProgressType *, PetscInt *);
 PETSC_INTERN PetscErrorCode KSPSolveBegin_BiCGStabFamily(KSP);
 PETSC_INTERN PetscErrorCode KSPTrueResidual_BiCGStabFamily(KSP, PetscBool, Vec);
 PETSC_INTERN PetscErrorCode KSPInitialTest_BiCGStabFamily(KSP, PetscScalar);
 PETSC_INTERN PetscErrorCode KSPNormTest_BiCGStabFamily(KSP, PetscScalar);
-PETSC_INTERN PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP, CAKrylovOptionItems);
+PETSC_INTERN PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP, CAKrylovOptionItems, const char[]);
 PETSC_INTERN PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP, PetscViewer, PetscInt, const char[]);
 
 /* KSPMatSolve() of the family (src/ksp/common/bicgstabblock.c) */

@@ -420,7 +420,7 @@ M*/
 PetscErrorCode KSPCreate_BCGSM(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT, NULL));
+  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));

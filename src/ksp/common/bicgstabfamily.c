@@ -17,59 +17,19 @@ static PetscErrorCode KSPReset_BiCGStabFamily(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The _C methods of KSP<Type>SetProgress() and KSP<Type>GetProgress(), the same for every type that has them */
-static PetscErrorCode KSPSetProgress_BiCGStabFamily(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
+/* The bodies of the _C methods of KSP<Type>SetProgress() and KSP<Type>GetProgress(), the same for every type that
+   has them; each type composes them under its own names ("KSPRBiCGStabSetProgress_C") */
+PetscErrorCode KSPSetProgress_BiCGStabFamily(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
 {
   PetscFunctionBegin;
   PetscCall(CAKrylovKSPProgressSet(ksp, &((KSP_BiCGStabFamily *)ksp->data)->progress, type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPGetProgress_BiCGStabFamily(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
+PetscErrorCode KSPGetProgress_BiCGStabFamily(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
   PetscFunctionBegin;
   CAKrylovKSPProgressGet(&((KSP_BiCGStabFamily *)ksp->data)->progress, type, ntests);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* "<name>SetProgress_C" and "<name>GetProgress_C" composed (on) or removed */
-static PetscErrorCode KSPComposeProgress_BiCGStabFamily(KSP ksp, PetscBool on)
-{
-  const char *name = ((KSP_BiCGStabFamily *)ksp->data)->name;
-  char        set[64], get[64];
-
-  PetscFunctionBegin;
-  if (!name) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscSNPrintf(set, sizeof(set), "%sSetProgress_C", name));
-  PetscCall(PetscSNPrintf(get, sizeof(get), "%sGetProgress_C", name));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, set, on ? KSPSetProgress_BiCGStabFamily : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, get, on ? KSPGetProgress_BiCGStabFamily : NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The bodies of the public KSP<name>SetProgress() and KSP<name>GetProgress(): dispatch to "<name>SetProgress_C" and
-   "<name>GetProgress_C" (the setter does nothing on other types, the getter fails there) */
-PetscErrorCode KSPSetProgressMethod_BiCGStabFamily(KSP ksp, const char name[], CAKrylovProgressType type, PetscInt ntests)
-{
-  char method[64];
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(ksp, type, 3);
-  PetscValidLogicalCollectiveInt(ksp, ntests, 4);
-  PetscCall(PetscSNPrintf(method, sizeof(method), "%sSetProgress_C", name));
-  PetscTryMethod(ksp, method, (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode KSPGetProgressMethod_BiCGStabFamily(KSP ksp, const char name[], CAKrylovProgressType *type, PetscInt *ntests)
-{
-  char method[64];
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
-  PetscCall(PetscSNPrintf(method, sizeof(method), "%sGetProgress_C", name));
-  PetscUseMethod(ksp, method, (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -88,17 +48,16 @@ static PetscErrorCode KSPBuildSolution_BiCGStabFamily(KSP ksp, Vec v, Vec *V)
 }
 
 /*
-   The family's part of KSPCreate_X(): the data with nwork work vectors, setup, reset, destroy, the default solution
-   and residual builders; name: the prefix of the type's progress setters ("KSPRBiCGStab"), NULL for none
+   The family's part of KSPCreate_X(): the data with nwork work vectors, setup, reset, destroy, the solution and
+   residual builders
 */
-PetscErrorCode KSPCreate_BiCGStabFamily(KSP ksp, PetscInt nwork, const char name[])
+PetscErrorCode KSPCreate_BiCGStabFamily(KSP ksp, PetscInt nwork)
 {
   KSP_BiCGStabFamily *fam;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&fam));
   ksp->data  = (void *)fam;
-  fam->name  = name;
   fam->nwork = nwork;
   CAKrylovKSPProgressInitialize(&fam->progress);
 
@@ -107,7 +66,6 @@ PetscErrorCode KSPCreate_BiCGStabFamily(KSP ksp, PetscInt nwork, const char name
   ksp->ops->destroy       = KSPDestroy_BiCGStabFamily;
   ksp->ops->buildsolution = KSPBuildSolution_BiCGStabFamily;
   ksp->ops->buildresidual = KSPBuildResidualDefault;
-  PetscCall(KSPComposeProgress_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,7 +74,6 @@ PetscErrorCode KSPDestroy_BiCGStabFamily(KSP ksp)
 {
   PetscFunctionBegin;
   PetscCall(KSPReset_BiCGStabFamily(ksp));
-  PetscCall(KSPComposeProgress_BiCGStabFamily(ksp, PETSC_FALSE));
   PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_FALSE));
   PetscCall(KSPDestroyDefault(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,14 +135,12 @@ PetscErrorCode KSPInitialTest_BiCGStabFamily(KSP ksp, PetscScalar rr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -ksp_<type>_progress and -ksp_<type>_progress_tests (inside the type's options head) */
-PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
+/* -ksp_<type>_progress and -ksp_<type>_progress_tests (inside the type's options head); man: the type's setter */
+PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP ksp, CAKrylovOptionItems PetscOptionsObject, const char man[])
 {
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
-  char                man[64];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(man, sizeof(man), "%sSetProgress", fam->name));
   PetscCall(CAKrylovKSPProgressSetFromOptions(ksp, PetscOptionsObject, ((PetscObject)ksp)->type_name, man, &fam->progress));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

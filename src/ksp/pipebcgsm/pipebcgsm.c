@@ -476,7 +476,7 @@ static PetscErrorCode KSPSetFromOptions_PIPEBCGSM(KSP ksp, CAKrylovOptionItems P
   PetscCall(PetscOptionsDeprecated("-ksp_pipebcgsm_replacement_period", "-ksp_pipebcgsm_residual_replacement_period", "0.2.0", NULL));
   PetscCall(PetscOptionsInt("-ksp_pipebcgsm_residual_replacement_period", "Residual replacement every this many iterations (0: never)", "KSPPIPEBCGSMSetReplacementPeriod", period, &period, &flg));
   if (flg) PetscCall(KSPPIPEBCGSMSetReplacementPeriod(ksp, period));
-  PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject));
+  PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject, "KSPPIPEBCGSMSetProgress"));
   PetscCall(KSPSetFromOptionsMatSolve_BiCGStabFamily(ksp, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -502,6 +502,8 @@ static PetscErrorCode KSPDestroy_PIPEBCGSM(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetReplacementPeriod_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetReplacementPeriod_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetProgress_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetProgress_C", NULL));
   PetscCall(KSPDestroy_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -589,7 +591,10 @@ PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP ksp, PetscInt *period)
 PetscErrorCode KSPPIPEBCGSMSetProgress(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetProgressMethod_BiCGStabFamily(ksp, "KSPPIPEBCGSM", type, ntests));
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, type, 2);
+  PetscValidLogicalCollectiveInt(ksp, ntests, 3);
+  PetscTryMethod(ksp, "KSPPIPEBCGSMSetProgress_C", (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -612,7 +617,8 @@ PetscErrorCode KSPPIPEBCGSMSetProgress(KSP ksp, CAKrylovProgressType type, Petsc
 PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
   PetscFunctionBegin;
-  PetscCall(KSPGetProgressMethod_BiCGStabFamily(ksp, "KSPPIPEBCGSM", type, ntests));
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPPIPEBCGSMGetProgress_C", (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -680,7 +686,9 @@ M*/
 PetscErrorCode KSPCreate_PIPEBCGSM(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT, "KSPPIPEBCGSM"));
+  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMSetProgress_C", KSPSetProgress_BiCGStabFamily));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPPIPEBCGSMGetProgress_C", KSPGetProgress_BiCGStabFamily));
   ((KSP_BiCGStabFamily *)ksp->data)->replace_period = 100;
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));

@@ -410,11 +410,20 @@ static PetscErrorCode KSPView_RBiCGStab(KSP ksp, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPDestroy_RBiCGStab(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabSetProgress_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabGetProgress_C", NULL));
+  PetscCall(KSPDestroy_BiCGStabFamily(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSetFromOptions_RBiCGStab(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
 {
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP RBICGSTAB options");
-  PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject));
+  PetscCall(KSPSetFromOptionsProgress_BiCGStabFamily(ksp, PetscOptionsObject, "KSPRBiCGStabSetProgress"));
   PetscCall(KSPSetFromOptionsMatSolve_BiCGStabFamily(ksp, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -450,7 +459,10 @@ static PetscErrorCode KSPSetFromOptions_RBiCGStab(KSP ksp, CAKrylovOptionItems P
 PetscErrorCode KSPRBiCGStabSetProgress(KSP ksp, CAKrylovProgressType type, PetscInt ntests)
 {
   PetscFunctionBegin;
-  PetscCall(KSPSetProgressMethod_BiCGStabFamily(ksp, "KSPRBiCGStab", type, ntests));
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(ksp, type, 2);
+  PetscValidLogicalCollectiveInt(ksp, ntests, 3);
+  PetscTryMethod(ksp, "KSPRBiCGStabSetProgress_C", (KSP, CAKrylovProgressType, PetscInt), (ksp, type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -473,7 +485,8 @@ PetscErrorCode KSPRBiCGStabSetProgress(KSP ksp, CAKrylovProgressType type, Petsc
 PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, PetscInt *ntests)
 {
   PetscFunctionBegin;
-  PetscCall(KSPGetProgressMethod_BiCGStabFamily(ksp, "KSPRBiCGStab", type, ntests));
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPRBiCGStabGetProgress_C", (KSP, CAKrylovProgressType *, PetscInt *), (ksp, type, ntests));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -530,7 +543,9 @@ M*/
 PetscErrorCode KSPCreate_RBiCGStab(KSP ksp)
 {
   PetscFunctionBegin;
-  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT, "KSPRBiCGStab"));
+  PetscCall(KSPCreate_BiCGStabFamily(ksp, W_COUNT));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabSetProgress_C", KSPSetProgress_BiCGStabFamily));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPRBiCGStabGetProgress_C", KSPGetProgress_BiCGStabFamily));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 2));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
@@ -538,6 +553,7 @@ PetscErrorCode KSPCreate_RBiCGStab(KSP ksp)
   ksp->ops->matsolve       = KSPMatSolve_RBiCGStab;
   ksp->ops->view           = KSPView_RBiCGStab;
   ksp->ops->setfromoptions = KSPSetFromOptions_RBiCGStab;
+  ksp->ops->destroy        = KSPDestroy_RBiCGStab;
   PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
