@@ -7,6 +7,7 @@ line names, and judges each run only by what the run itself prints: its exit cod
 and a closing line `petsc-examples: N passed, N failed, N skipped`; exits 1 if any run failed.
 
   campaign.py --petsc-dir DIR --bindir DIR --lib LIB [--list FILE] [--jobs N] [--types T,T] [--only PATTERN]
+              [--extra OPTIONS] [--timeout SECONDS]
 
 --bindir holds the programs built by the makefile, one per source, at BINDIR/<source path without .c>.
 """
@@ -183,6 +184,7 @@ def main():
     ap.add_argument("--types", default=",".join(TYPES))
     ap.add_argument("--only", default="", help="regular expression on the program's name")
     ap.add_argument("--timeout", type=int, default=60)
+    ap.add_argument("--extra", default="", help="options appended to every run (e.g. '-malloc_debug -malloc_dump')")
     ap.add_argument("--mpiexec", default=os.environ.get("MPIEXEC", "mpiexec"))
     a = ap.parse_args()
 
@@ -193,7 +195,9 @@ def main():
     workdir = os.path.join(a.bindir, "run")
     os.makedirs(workdir, exist_ok=True)
     jobs, skipped = [], []
-    for e in parse_list(a.list):
+    entries = parse_list(a.list)
+    width = max(len(e["name"]) for e in entries)
+    for e in entries:
         if a.only and not re.search(a.only, e["name"]):
             continue
         exe = os.path.join(a.bindir, e["source"][:-2] if e["source"].endswith(".c") else e["source"])
@@ -201,14 +205,14 @@ def main():
         # a line for all types runs with the selected ones (--types bcgs runs the list with PETSc's own BiCGStab)
         for t in (types if e["types"] == TYPES else [t for t in e["types"] if t in types]):
             for np in e["ranks"]:
-                tag = f"{e['name']:<22} {t:<10} np={np}"
+                tag = f"{e['name']:<{width}} {t:<10} np={np}"
                 if missing:
                     skipped.append(f"SKIP {tag}  (this PETSc has no {', '.join(missing)})")
                     continue
                 if not os.path.exists(exe):
                     skipped.append(f"SKIP {tag}  ({e['source']} is not in this PETSc's examples)")
                     continue
-                args = shlex.split(e["args"].replace("@TYPE@", t))
+                args = shlex.split(e["args"].replace("@TYPE@", t)) + shlex.split(a.extra)
                 cmd = [a.mpiexec, "--oversubscribe", "-n", str(np), exe, "-dll_append", a.lib] + args
                 jobs.append(dict(tag=tag, cmd=cmd, checks=e["checks"], cwd=workdir))
     for s in skipped:
@@ -230,7 +234,8 @@ def main():
         errors = [l for l in kept[:-25] if "PETSC ERROR" in l][:12]  # PETSc's message when more output followed it
         if errors:
             tail = errors + ["..."] + tail
-        print(f"\n---- FAIL {job['tag']}: {why}\n$ " + " ".join(shlex.quote(c) for c in job["cmd"]))
+        print(f"\n---- FAIL {job['tag']}: {why}\n$ cd {shlex.quote(job['cwd'])} && "
+              + " ".join(f"{k}={v}" for k, v in env_mpi.items()) + " " + " ".join(shlex.quote(c) for c in job["cmd"]))
         print("\n".join("  " + l for l in tail))
     print(f"petsc-examples: {len(jobs)} runs in {time.time() - t0:.0f} s")
     print(f"petsc-examples: {passed} passed, {len(failed)} failed, {len(skipped)} skipped")
