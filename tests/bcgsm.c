@@ -141,4 +141,17 @@ int main(int argc, char **argv)
       filter: grep -E "^ *(Linear solve|Norm of error)" | sed -E -e "s/^ +//" -e "s/iterations [0-9]+/iterations N/"
       output_file: output/bcgsm_half_step_solves.out
 
+   # -cakrylov_vec_fallback is each solver's own setting, read with its prefix: a bcgsm inside PCKSP (prefix ksp_) takes
+   # the portable path while the outer bcgsm keeps the fused kernels, and the other way round (-ksp_view's lines of ours:
+   # the outer solver's statistics come first, then the inner one's)
+   test:
+      suffix: fallback_nested_inner
+      command: ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -m 8 -n 8 -ksp_type bcgsm -pc_type ksp -ksp_ksp_type bcgsm -ksp_ksp_max_it 3 -ksp_cakrylov_vec_fallback 1 -ksp_view
+      filter: grep -E "^ *(statistics|vector operations):" | sed -E -e "s/^ +//" -e "s/[0-9]+ /N /g"
+
+   test:
+      suffix: fallback_nested_outer
+      command: ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -m 8 -n 8 -ksp_type bcgsm -pc_type ksp -ksp_ksp_type bcgsm -ksp_ksp_max_it 3 -cakrylov_vec_fallback 1 -ksp_view
+      filter: grep -E "^ *(statistics|vector operations):" | sed -E -e "s/^ +//" -e "s/[0-9]+ /N /g"
+
 TEST*/

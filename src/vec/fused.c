@@ -18,14 +18,13 @@
 
 #define CAKRYLOV_VEC_CHUNK 128
 
-PetscBool CAKrylovVecFusedForceFallback = PETSC_FALSE;
-
-/* -cakrylov_vec_fallback <bool>: read at every solve, so one program can compare both paths */
-PetscErrorCode CAKrylovVecFusedSetFromOptions(PetscObject obj)
+/* -[prefix]cakrylov_vec_fallback <bool> of obj (its own prefix: a solver nested in another keeps its own setting), read
+   by each solver at every solve, so one program can compare both paths */
+PetscErrorCode CAKrylovVecFusedGetFallback(PetscObject obj, PetscBool *fallback)
 {
   PetscFunctionBegin;
-  CAKrylovVecFusedForceFallback = PETSC_FALSE;
-  PetscCall(PetscOptionsGetBool(obj->options, NULL, "-cakrylov_vec_fallback", &CAKrylovVecFusedForceFallback, NULL));
+  *fallback = PETSC_FALSE;
+  PetscCall(PetscOptionsGetBool(obj->options, obj->prefix, "-cakrylov_vec_fallback", fallback, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,14 +139,15 @@ static PetscErrorCode CAKrylovVecFusedFallback(PetscInt nu, const CAKrylovVecUpd
   Not Collective (the dots are local: reduce them with CAKrylovReductionBegin()/End())
 
   Notes:
+  fallback: the portable path even for VECSEQ/VECMPI (the caller's -cakrylov_vec_fallback, CAKrylovVecFusedGetFallback()).
   Each update is y <- sum_k a[k] x[k] + b y with 1..3 inputs; with b == 0 the old y is not read. A vector
   written by one update may be read by later ones and by the dots. Logged as event CAKVecFused with the
   flops of the group; written vectors get their object state increased (VecRestoreArray()).
 */
-PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
+PetscErrorCode CAKrylovVecFused(PetscBool fallback, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
 {
   Vec            vec[CAKRYLOV_VEC_FUSED_MAX];
-  PetscBool      written[CAKRYLOV_VEC_FUSED_MAX], fast = CAKrylovVecFusedForceFallback ? PETSC_FALSE : PETSC_TRUE;
+  PetscBool      written[CAKRYLOV_VEC_FUSED_MAX], fast = fallback ? PETSC_FALSE : PETSC_TRUE;
   PetscScalar   *arr[CAKRYLOV_VEC_FUSED_MAX];
   PetscInt       nv = 0, iy[CAKRYLOV_VEC_MAX_UPDATES], ix[CAKRYLOV_VEC_MAX_UPDATES][3], nx[CAKRYLOV_VEC_MAX_UPDATES], idx[CAKRYLOV_VEC_MAX_DOTS], idy[CAKRYLOV_VEC_MAX_DOTS];
   PetscInt       n, nloc;

@@ -90,6 +90,7 @@ typedef struct {
 typedef struct {
   PetscInt            nwork;          /* work vectors of the iteration */
   PetscBool           identity;       /* the last solve ran with the identity preconditioner: M^{-1} is neither applied nor copied */
+  PetscBool           fallback;       /* the fused kernels of this solver take the portable path (-[prefix]cakrylov_vec_fallback) */
   PetscBool           right;          /* bcgsm: the last solve kept p^ = M^{-1} p and s^ = M^{-1} s (right preconditioning, PC not the identity) */
   PetscInt            replace_period; /* pipebcgsm: residual replacement every this many iterations (0: never) */
   CAKrylovKSPProgress progress;       /* rbicgstab, pipebcgsm: progression of the reductions in flight */

@@ -53,4 +53,4 @@ PETSC_INTERN PetscErrorCode CAKrylovKSPPCApply(KSP, CAKrylovKSPProgress *, Vec, 
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatMultProgress(KSP, CAKrylovKSPProgress *, Vec, Vec);
 PETSC_INTERN PetscErrorCode CAKrylovKSPProgressReset(CAKrylovKSPProgress *);
 
-PETSC_INTERN PetscErrorCode CAKrylovBiCGStabOmega(KSP, const PetscScalar[3], PetscScalar, Vec, Vec, PetscScalar *, PetscInt *);
+PETSC_INTERN PetscErrorCode CAKrylovBiCGStabOmega(KSP, PetscBool, const PetscScalar[3], PetscScalar, Vec, Vec, PetscScalar *, PetscInt *);

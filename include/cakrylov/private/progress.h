@@ -4,6 +4,13 @@
    is in flight, the work this library controls (fused vector kernels, the chunked SpMV of AIJ matrices, Jacobi,
    PCSYNTHETIC) calls CAKrylovProgressPoll() at its chunk boundaries; every `every`-th poll is one MPI_Test on the
    request. MPI_Test changes no data: iterates are bitwise the same with and without progression.
+
+   The region is dynamic in scope, by design: it names the reduction in flight while a piece of work runs, not a
+   setting of any object. A PC application polls the region of the solver that applies it, which cannot pass it
+   through PCApply(); a solver nested in that work (a bottom solve inside PCMG) polls the enclosing reduction too
+   (that is the progression asked for, and its tests are counted there), and a nested solver's own region is saved
+   and restored around it by Begin/End. The settings (progress type, tests per region) live in each solver's
+   CAKrylovKSPProgress.
 */
 #pragma once
 

@@ -23,7 +23,7 @@ typedef struct {
 
 /* Updates u[0..nu-1] in this order, then the local dots dot[i] = (dx[i], dy[i]) = dy[i]^H dx[i] on the updated
    vectors, in one pass (VECSEQ/VECMPI) or through PETSc's Vec operations (any other type). */
-PETSC_INTERN PetscErrorCode CAKrylovVecFused(PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[]);
+PETSC_INTERN PetscErrorCode CAKrylovVecFused(PetscBool fallback, PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[]);
 
 /* One update of a pass over an interleaved block of m columns (entry (i, j) at i m + j, the m values of a row side by
    side): y <- a[0] x[0] + a[1] x[1] + a[2] x[2] + b y in column j with the coefficients a[k][j], b[j] of that column;
@@ -55,7 +55,6 @@ PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar 
 PETSC_INTERN PetscErrorCode CAKrylovReductionBegin(MPI_Comm, PetscInt n, PetscScalar buf[], MPI_Request *);
 PETSC_INTERN PetscErrorCode CAKrylovReductionEnd(MPI_Request *);
 
-/* -cakrylov_vec_fallback (for testing): every kernel takes the portable path. Read from the options of obj
-   by CAKrylovVecFusedSetFromOptions(), which each solver calls at the start of every solve. */
-PETSC_INTERN PetscBool      CAKrylovVecFusedForceFallback;
-PETSC_INTERN PetscErrorCode CAKrylovVecFusedSetFromOptions(PetscObject obj);
+/* -[prefix]cakrylov_vec_fallback of obj (for testing): its kernels take the portable path. Each solver reads it at the
+   start of every solve, keeps it, and passes it to every CAKrylovVecFused() call. */
+PETSC_INTERN PetscErrorCode CAKrylovVecFusedGetFallback(PetscObject obj, PetscBool *fallback);

@@ -35,7 +35,7 @@ static PetscErrorCode KSPBCGSMRestart(KSP ksp, PetscScalar *rho)
   };
 
   PetscFunctionBegin;
-  PetscCall(CAKrylovVecFused(2, u, 1, &R, &R, rho));
+  PetscCall(CAKrylovVecFused(bm->fallback, 2, u, 1, &R, &R, rho));
   PetscCall(CAKrylovReduction(PetscObjectComm((PetscObject)ksp), 1, rho));
   bm->nreductions++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -63,7 +63,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
   while (!ksp->reason) {
     /* line 5: v = Â p (p^ = M^{-1} p);  line 6: delta = (v, rt) */
     PetscCall(KSPBCGSMApplyOperator(ksp, bm->identity, P, PH, V));
-    PetscCall(CAKrylovVecFused(0, NULL, 1, &V, &RT, dot));
+    PetscCall(CAKrylovVecFused(bm->fallback, 0, NULL, 1, &V, &RT, dot));
     PetscCall(CAKrylovReduction(comm, 1, dot));
     bm->nreductions++;
     KSPCheckDot(ksp, dot[0]);
@@ -76,7 +76,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     { /* line 8: s = r - alpha v */
       const CAKrylovVecUpdate u[] = {{.y = S, .a = {1.0, -alpha}, .x = {R, V}}};
 
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+      PetscCall(CAKrylovVecFused(bm->fallback, 1, u, 0, NULL, NULL, NULL));
     }
 
     /* line 9: t = Â s (s^ = M^{-1} s);  line 10: [phi, psi, theta] = [(t, s), (t, t), (s, s)] in one pass */
@@ -84,11 +84,11 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     {
       const Vec dx[] = {T, T, S}, dy[] = {S, T, S};
 
-      PetscCall(CAKrylovVecFused(0, NULL, 3, dx, dy, dot));
+      PetscCall(CAKrylovVecFused(bm->fallback, 0, NULL, 3, dx, dy, dot));
     }
     PetscCall(CAKrylovReduction(comm, 3, dot));
     bm->nreductions++;
-    PetscCall(CAKrylovBiCGStabOmega(ksp, dot, alpha, X, PH, &omega, &bm->nits)); /* line 11: omega = phi / psi, or the end */
+    PetscCall(CAKrylovBiCGStabOmega(ksp, bm->fallback, dot, alpha, X, PH, &omega, &bm->nits)); /* line 11: omega = phi / psi, or the end */
     if (ksp->reason) break;
 
     { /* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass */
@@ -98,7 +98,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
       };
       const Vec               dx[] = {R, R}, dy[] = {RT, R};
 
-      PetscCall(CAKrylovVecFused(2, u, wantnorm ? 2 : 1, dx, dy, dot));
+      PetscCall(CAKrylovVecFused(bm->fallback, 2, u, wantnorm ? 2 : 1, dx, dy, dot));
     }
     PetscCall(CAKrylovReduction(comm, wantnorm ? 2 : 1, dot));
     bm->nreductions++;
@@ -119,7 +119,7 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     { /* line 17: p = r + beta (p - omega v) */
       const CAKrylovVecUpdate u[] = {{.y = P, .b = beta, .a = {1.0, -beta * omega}, .x = {R, V}}};
 
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+      PetscCall(CAKrylovVecFused(bm->fallback, 1, u, 0, NULL, NULL, NULL));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -180,7 +180,7 @@ PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, Mat X, PetscBo
     PetscCall(KSPMatSolveColumns_BiCGStabFamily(ksp, B, X));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
+  PetscCall(CAKrylovVecFusedGetFallback((PetscObject)ksp, &((KSP_BiCGStabFamily *)ksp->data)->fallback));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &((KSP_BiCGStabFamily *)ksp->data)->identity));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -771,7 +771,7 @@ PetscErrorCode KSPBlockFused_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(KSPBlockPlace_BiCGStabFamily(ksp, s, bs->xa, bs->ldx, bs->ba, bs->ldb));
-  PetscCall(CAKrylovVecFused(nu, u, nd, dx, dy, dot));
+  PetscCall(CAKrylovVecFused(((KSP_BiCGStabFamily *)ksp->data)->fallback, nu, u, nd, dx, dy, dot));
   PetscCall(KSPBlockUnplace_BiCGStabFamily(ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

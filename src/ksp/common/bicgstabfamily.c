@@ -86,7 +86,7 @@ PetscErrorCode KSPSolveBegin_BiCGStabFamily(KSP ksp)
   KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(CAKrylovVecFusedSetFromOptions((PetscObject)ksp));
+  PetscCall(CAKrylovVecFusedGetFallback((PetscObject)ksp, &fam->fallback));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &fam->identity));
   if (!fam->identity && ksp->pc_side == PC_RIGHT) {
     PetscBool scaled;
@@ -145,7 +145,8 @@ PetscErrorCode KSPSetFromOptionsProgress_BiCGStabFamily(KSP ksp, CAKrylovOptionI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The statistics line of -ksp_view, with one count of the type's own (what: its name; NULL: none) */
+/* The statistics line of -ksp_view, with one count of the type's own (what: its name; NULL: none), and the kernels'
+   portable path when the last solve took it */
 PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt count, const char what[])
 {
   KSP_BiCGStabFamily *fam     = (KSP_BiCGStabFamily *)ksp->data;
@@ -154,5 +155,6 @@ PetscErrorCode KSPViewStatistics_BiCGStabFamily(KSP ksp, PetscViewer viewer, Pet
   PetscFunctionBegin;
   if (what) PetscCall(PetscSNPrintf(own, sizeof(own), ", %" PetscInt_FMT " %s", count, what));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  statistics: %" PetscInt_FMT " solves, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions%s\n", fam->nsolves, fam->nits, fam->nreductions, own));
+  if (fam->fallback) PetscCall(PetscViewerASCIIPrintf(viewer, "  vector operations: PETSc's, not the fused kernels (-%scakrylov_vec_fallback)\n", ((PetscObject)ksp)->prefix ? ((PetscObject)ksp)->prefix : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -74,7 +74,7 @@ PetscErrorCode CAKrylovKSPMatMult(KSP ksp, Vec x, Vec y)
                      seen with PETSc's ex23 -n 3), breakdown otherwise
      omega NaN/Inf:  x + alpha p^ (the half step) is kept
 */
-PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscScalar alpha, Vec x, Vec ph, PetscScalar *omega, PetscInt *nits)
+PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, PetscBool fallback, const PetscScalar dot[3], PetscScalar alpha, Vec x, Vec ph, PetscScalar *omega, PetscInt *nits)
 {
   const CAKrylovVecUpdate half[] = {{.y = x, .b = 1.0, .a = {alpha}, .x = {ph}}}; /* x += alpha p^ */
 
@@ -87,7 +87,7 @@ PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscSca
       PetscCall(PetscInfo(ksp, "Breakdown at iteration %" PetscInt_FMT ": A s = 0 with s != 0\n", ksp->its));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+    PetscCall(CAKrylovVecFused(fallback, 1, half, 0, NULL, NULL, NULL));
     PetscCall(CAKrylovKSPNextIteration(ksp));
     (*nits)++;
     PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
@@ -98,7 +98,7 @@ PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscSca
   if (*omega == 0.0) {
     const PetscReal snorm = ksp->normtype != KSP_NORM_NONE ? PetscSqrtReal(PetscAbsScalar(dot[2])) : 0.0; /* ||s|| */
 
-    PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+    PetscCall(CAKrylovVecFused(fallback, 1, half, 0, NULL, NULL, NULL));
     PetscCall(CAKrylovKSPNextIteration(ksp));
     (*nits)++;
     PetscCall(CAKrylovKSPConvergenceTest(ksp, snorm));
@@ -109,6 +109,6 @@ PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, const PetscScalar dot[3], PetscSca
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(CAKrylovKSPCheckCoefficient(ksp, *omega, "omega"));
-  if (ksp->reason) PetscCall(CAKrylovVecFused(1, half, 0, NULL, NULL, NULL));
+  if (ksp->reason) PetscCall(CAKrylovVecFused(fallback, 1, half, 0, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -58,7 +58,7 @@ static PetscErrorCode KSPPIPEBCGSMStart(KSP ksp, PetscBool start, Vec *work, Pet
   PetscFunctionBegin;
   PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, start, work[W_R]));
   PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_R], work[W_RH], work[W_W]));
-  PetscCall(CAKrylovVecFused(1, u, 2, dx, dy, dot)); /* [(r, r), (w, r)] */
+  PetscCall(CAKrylovVecFused(pb->fallback, 1, u, 2, dx, dy, dot)); /* [(r, r), (w, r)] */
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 2, dot, &req));
   PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 1, &req, work[W_W], work[W_WH], work[W_T]));
   PetscCall(CAKrylovReductionEnd(&req));
@@ -170,28 +170,28 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
       const PetscInt    n    = KSPPIPEBCGSMGroupA(pb->identity, first, alpha, beta, omega, w, u);
       const Vec         dx[] = {w[W_Q], w[W_Y], w[W_Q]}, dy[] = {w[W_Y], w[W_Y], w[W_Q]};
 
-      PetscCall(CAKrylovVecFused(n, u, 3, dx, dy, dot));
+      PetscCall(CAKrylovVecFused(pb->fallback, n, u, 3, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, 3, dot, &req));
     PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 0, &req, w[W_Z], w[W_ZH], w[W_V])); /* line 6: z^ = M^{-1} z, v = A z^ */
     PetscCall(CAKrylovReductionEnd(&req));
     pb->nreductions++;
     first = PETSC_FALSE;
-    PetscCall(CAKrylovBiCGStabOmega(ksp, dot, alpha, X, w[W_PH], &omega, &pb->nits)); /* line 7: omega = theta / phi, or the end */
+    PetscCall(CAKrylovBiCGStabOmega(ksp, pb->fallback, dot, alpha, X, w[W_PH], &omega, &pb->nits)); /* line 7: omega = theta / phi, or the end */
     if (ksp->reason) break;
 
     { /* line 13 (group B): x, r^ */
       CAKrylovVecUpdate u[2];
       const PetscInt    n = KSPPIPEBCGSMGroupB(pb->identity, alpha, omega, X, w, u);
 
-      PetscCall(CAKrylovVecFused(n, u, 0, NULL, NULL, NULL));
+      PetscCall(CAKrylovVecFused(pb->fallback, n, u, 0, NULL, NULL, NULL));
     }
     { /* line 14 (group C): r, w, [rho, psi, sigma, delta, nu] */
       CAKrylovVecUpdate u[2];
       Vec               dx[5], dy[5];
       const PetscInt    nd = KSPPIPEBCGSMGroupC(wantnorm, alpha, omega, w, u, dx, dy);
 
-      PetscCall(CAKrylovVecFused(2, u, nd, dx, dy, dot));
+      PetscCall(CAKrylovVecFused(pb->fallback, 2, u, nd, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, wantnorm ? 5 : 4, dot, &req));
     PetscCall(KSPPIPEBCGSMHiddenPrecMult(ksp, 1, &req, w[W_W], w[W_WH], w[W_T])); /* line 15: w^ = M^{-1} w, t = A w^ */

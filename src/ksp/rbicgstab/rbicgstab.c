@@ -48,12 +48,12 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
 
   PetscFunctionBegin;
   PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, start, w[W_R]));
-  PetscCall(CAKrylovVecFused(1, u, 1, &w[W_R], &w[W_R], rho));
+  PetscCall(CAKrylovVecFused(rb->fallback, 1, u, 1, &w[W_R], &w[W_R], rho));
   PetscCall(CAKrylovReductionBegin(PetscObjectComm((PetscObject)ksp), 1, rho, &req));
   if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_1, &req, w[W_R], w[W_Z])); /* line 3: z = M^{-1} r */
   PetscCall(CAKrylovReductionEnd(&req));
   rb->nreductions++;
-  PetscCall(CAKrylovVecFused(1, uv, 0, NULL, NULL, NULL));
+  PetscCall(CAKrylovVecFused(rb->fallback, 1, uv, 0, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,7 +120,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
     { /* line 7 (pass A): delta = (v, r0), with the local (r_j, r_j) of pass D still to be summed */
       const Vec dx[] = {w[W_V]}, dy[] = {w[W_R0]};
 
-      PetscCall(CAKrylovVecFused(0, NULL, 1, dx, dy, dot));
+      PetscCall(CAKrylovVecFused(rb->fallback, 0, NULL, 1, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, pending ? 2 : 1, dot, &req));
     if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_1, &req, w[W_V], w[W_S])); /* line 8: s = M^{-1} v */
@@ -141,7 +141,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
       CAKrylovVecUpdate u[1];
 
       KSPRBiCGStabPassB(rb->identity, alpha, w, u);
-      PetscCall(CAKrylovVecFused(1, u, 0, NULL, NULL, NULL));
+      PetscCall(CAKrylovVecFused(rb->fallback, 1, u, 0, NULL, NULL, NULL));
     }
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_TH], w[W_T])); /* line 11: t = A t^ */
     { /* line 12 */
@@ -149,13 +149,13 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
       Vec               dx[4], dy[4];
       const PetscInt    n = KSPRBiCGStabPassC(rb->identity, alpha, w, u, dx, dy);
 
-      PetscCall(CAKrylovVecFused(n, u, 4, dx, dy, dot));
+      PetscCall(CAKrylovVecFused(rb->fallback, n, u, 4, dx, dy, dot));
     }
     PetscCall(CAKrylovReductionBegin(comm, 4, dot, &req));
     if (!rb->identity) PetscCall(KSPRBiCGStabPCApply(ksp, REGION_2, &req, w[W_T], w[W_Q])); /* line 13: q = M^{-1} t */
     PetscCall(CAKrylovReductionEnd(&req));
     rb->nreductions++;
-    PetscCall(CAKrylovBiCGStabOmega(ksp, dot, alpha, X, w[W_VH], &omega, &rb->nits)); /* line 14: omega = theta / phi, or the end */
+    PetscCall(CAKrylovBiCGStabOmega(ksp, rb->fallback, dot, alpha, X, w[W_VH], &omega, &rb->nits)); /* line 14: omega = theta / phi, or the end */
     if (ksp->reason) break;
     KSPCheckDot(ksp, dot[3]);
     beta = (-omega * dot[3] / rho) * (alpha / omega); /* lines 20-21: rho_{j+1} = -omega psi; beta = (rho_{j+1} / rho_j)(alpha / omega) */
@@ -164,7 +164,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
       CAKrylovVecUpdate u[4];
       const PetscInt    n = KSPRBiCGStabPassD(rb->identity, alpha, omega, beta, X, w, u);
 
-      PetscCall(CAKrylovVecFused(n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], &dot[1]));
+      PetscCall(CAKrylovVecFused(rb->fallback, n, u, wantnorm ? 1 : 0, &w[W_R], &w[W_R], &dot[1]));
     }
     PetscCall(CAKrylovKSPNextIteration(ksp));
     rb->nits++;

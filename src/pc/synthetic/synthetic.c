@@ -106,7 +106,7 @@ static PetscErrorCode PCApply_Synthetic(PC pc, Vec x, Vec y)
   syn->applications++;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &xstd, VECSEQ, VECMPI, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &ystd, VECSEQ, VECMPI, ""));
-  if (xstd && ystd && !syn->fallback && !CAKrylovVecFusedForceFallback) {
+  if (xstd && ystd && !syn->fallback) {
     const PetscScalar *xa;
     PetscScalar       *ya;
     PetscInt           n, ny;
@@ -159,8 +159,7 @@ static PetscErrorCode PCSetFromOptions_Synthetic(PC pc, CAKrylovOptionItems Pets
   if (flg) PetscCall(PCSyntheticSetComplexity(pc, alpha));
   PetscOptionsHeadEnd();
   /* the library's testing switch (see src/vec/fused.c): the portable path also for VECSEQ/VECMPI */
-  syn->fallback = PETSC_FALSE;
-  PetscCall(PetscOptionsGetBool(((PetscObject)pc)->options, NULL, "-cakrylov_vec_fallback", &syn->fallback, NULL));
+  PetscCall(CAKrylovVecFusedGetFallback((PetscObject)pc, &syn->fallback));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
