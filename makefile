@@ -74,7 +74,7 @@ $(LIBNAME_CAKRYLOV): $(OBJS)
 
 # ---- tests: PETSc's harness, driven by gmakefile.test ----
 TESTDIR := $(BUILDDIR)/tests
-test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45 $(BUILDDIR)/petsc-examples/ex79
+test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45 $(BUILDDIR)/petsc-examples/ex79 $(BUILDDIR)/petsc-examples/snes-ex19
 	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
 	  CAKRYLOV_LIBDIR=$(LIBDIR) CAKRYLOV_BUILDDIR=$(BUILDDIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
 
@@ -93,6 +93,11 @@ test-petsc-latest:
 # ---- a small demo: an unmodified PETSc program (PETSc's ksp tutorial ex2) with the plugin ----
 PETSC_EXAMPLES := $(firstword $(wildcard $(PETSC_DIR)/share/petsc/examples/src $(PETSC_DIR)/src))
 $(BUILDDIR)/petsc-examples/%: $(PETSC_EXAMPLES)/ksp/ksp/tutorials/%.c
+	@mkdir -p $(@D)
+	@$(PCC) $(PCC_FLAGS) $(PETSC_CCPPFLAGS) $< -o $@ $(PETSC_LIB)
+
+# PETSc's SNES tutorials, named snes-exN (ex2 and others exist in both folders): snes-ex19 runs grid sequencing through PCMG
+$(BUILDDIR)/petsc-examples/snes-%: $(PETSC_EXAMPLES)/snes/tutorials/%.c
 	@mkdir -p $(@D)
 	@$(PCC) $(PCC_FLAGS) $(PETSC_CCPPFLAGS) $< -o $@ $(PETSC_LIB)
 
@@ -123,7 +128,7 @@ test-petsc-examples-latest:
 $(BUILDDIR)/tutorials/%: $(CAKRYLOV_DIR)/tutorials/%.c $(LIBNAME_CAKRYLOV)
 	@mkdir -p $(@D)
 	@echo '  CC    $<'
-	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
+	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) -I$(CAKRYLOV_DIR)/share/problems $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
 
 run: all $(BUILDDIR)/tutorials/ex1
 	@bash $(CAKRYLOV_DIR)/share/setup.sh
