@@ -5,7 +5,10 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -print_report : print the bottom-solve report (PCMGBottomReportView())\n\
   -count_reductions <cycles> : run this many single V-cycles (KSPPREONLY, smoothers without reductions) and compare\n\
                                the report's reduction count with an MPI profiling-interface counter\n\
-  -bad_calls : call the hook's functions with bad arguments and print the errors\n\
+  -bad_calls : call the hook's functions with bad arguments and print the errors; solve with a PCMG without levels\n\
+  -reset : with -count_reductions, KSPReset() and the same V-cycles again (the bottom solver and its report after it)\n\
+  -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
+  -print_bottom : print the bottom KSP after the solve (method, PC; s and basis of cabicgstab)\n\
   -shift <c> : -Laplacian + c/h^2 (c > 0: strictly diagonally dominant, so the bottom policy takes the Chebyshev basis)\n\n";
 
 #include <cakrylov.h>
@@ -117,21 +120,62 @@ static PetscErrorCode PrintCoarse(PC pc)
   PetscFunctionReturn(0);
 }
 
-/* Iterations of the last bottom solve, read from the bottom KSP itself: the coarse KSP, or with agglomeration the KSP
-   inside PCTELESCOPE (which exists on the ranks of the smaller communicator only) */
-static PetscErrorCode LastBottomIterations(PC mg, PetscInt *its)
+/* The bottom KSP: the coarse KSP, or with agglomeration the KSP inside PCTELESCOPE (NULL on the ranks it leaves idle) */
+static PetscErrorCode GetBottomKSP(PC mg, KSP *bottom)
 {
-  KSP       coarse, bottom;
+  KSP       coarse;
   PC        cpc;
   PetscBool telescope;
-  PetscInt  local = 0;
 
   PetscFunctionBegin;
   PetscCall(PCMGGetCoarseSolve(mg, &coarse));
   PetscCall(KSPGetPC(coarse, &cpc));
   PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCTELESCOPE, &telescope));
-  bottom = coarse;
-  if (telescope) PetscCall(PCTelescopeGetKSP(cpc, &bottom));
+  *bottom = coarse;
+  if (telescope) PetscCall(PCTelescopeGetKSP(cpc, bottom));
+  PetscFunctionReturn(0);
+}
+
+/* What the bottom KSP of rank 0 (which PCTELESCOPE keeps) is: its method, its PC and, for cabicgstab, s and the basis */
+static PetscErrorCode PrintBottom(PC mg)
+{
+  KSP       bottom;
+  PC        bpc;
+  KSPType   ktype = NULL;
+  PCType    ptype = NULL;
+  PetscInt  s     = 0;
+  PetscBool iscab = PETSC_FALSE;
+  char      line[256] = "";
+
+  PetscFunctionBegin;
+  PetscCall(GetBottomKSP(mg, &bottom));
+  if (bottom) {
+    KSPCABiCGStabBasis basis;
+
+    PetscCall(KSPGetType(bottom, &ktype));
+    PetscCall(KSPGetPC(bottom, &bpc));
+    PetscCall(PCGetType(bpc, &ptype));
+    PetscCall(PetscObjectTypeCompare((PetscObject)bottom, KSPCABICGSTAB, &iscab));
+    if (iscab) {
+      PetscCall(KSPCABiCGStabGetS(bottom, &s));
+      PetscCall(KSPCABiCGStabGetBasis(bottom, &basis));
+    }
+    PetscCall(PetscSNPrintf(line, sizeof(line), "bottom solver: KSP %s, PC %s", ktype, ptype));
+    if (iscab) PetscCall(PetscSNPrintf(line, sizeof(line), "bottom solver: KSP %s, PC %s, s = %" PetscInt_FMT ", basis %s", ktype, ptype, s, KSPCABiCGStabBases[basis]));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", line));
+  PetscFunctionReturn(0);
+}
+
+/* Iterations of the last bottom solve, read from the bottom KSP itself: the coarse KSP, or with agglomeration the KSP
+   inside PCTELESCOPE (which exists on the ranks of the smaller communicator only) */
+static PetscErrorCode LastBottomIterations(PC mg, PetscInt *its)
+{
+  KSP      bottom;
+  PetscInt local = 0;
+
+  PetscFunctionBegin;
+  PetscCall(GetBottomKSP(mg, &bottom));
   if (bottom) PetscCall(KSPGetIterationNumber(bottom, &local));
   PetscCall(MPIU_Allreduce(&local, its, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)mg)));
   PetscFunctionReturn(0);
@@ -147,7 +191,28 @@ static PetscErrorCode PrintError(PetscErrorCode ierr, const char call[])
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode BadCalls(PC mg)
+/* KSPSolve() with a PCMG whose levels were never set (no PCMGSetLevels(), no KSPSetFromOptions()): PETSc's own error */
+static PetscErrorCode SolveWithoutLevels(DM da)
+{
+  KSP       ksp;
+  PC        pc;
+  PetscReal shift = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetDM(ksp, da));
+  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, &shift));
+  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, NULL));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCMG));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(PrintError(KSPSolve(ksp, NULL, NULL), "KSPSolve() with a PCMG without levels"));
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode BadCalls(PC mg, DM da)
 {
   PC pc;
 
@@ -167,6 +232,41 @@ static PetscErrorCode BadCalls(PC mg)
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(PCDestroy(&pc));
+  PetscCall(SolveWithoutLevels(da));
+  PetscFunctionReturn(0);
+}
+
+/* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
+static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
+{
+  PCMGBottomReport before, report;
+  Vec              x, b;
+  PetscInt         counted, iterations = 0;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSolve(ksp, NULL, NULL)); /* a first V-cycle sets up the coarse solver (PETSc's setup reductions) */
+  PetscCall(KSPGetSolution(ksp, &x));
+  PetscCall(KSPGetRhs(ksp, &b));
+  PetscCall(VecCopy(x, b)); /* then V-cycles alone, PCApply(), on some right-hand side */
+  PetscCall(PCMGGetBottomReport(pc, &before));
+  nreductions = nnonblocking = 0;
+  for (PetscInt c = 0; c < cycles; c++) { /* one bottom solve each: its iterations read from the bottom KSP itself */
+    PetscInt bits;
+
+    counting = PETSC_TRUE;
+    PetscCall(PCApply(pc, b, x));
+    counting = PETSC_FALSE;
+    PetscCall(LastBottomIterations(pc, &bits));
+    iterations += bits;
+  }
+  counted = nreductions;
+  PetscCall(PCMGGetBottomReport(pc, &report));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles, report.solves - before.solves,
+                        report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the PCMG applications, reported and counted by MPI: %s\n", report.mgreductions - before.mgreductions == (PetscLogDouble)counted ? "same" : "DIFFERENT"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
+  /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse operator computed again after KSPSetUp(): %s\n", ncomputed ? "YES" : "no"));
   PetscFunctionReturn(0);
 }
 
@@ -177,10 +277,10 @@ int main(int argc, char **argv)
   PC               pc;
   Vec              x, b;
   PCMGBottomReport report;
-  PetscInt         dim = 2, n = 33, cycles = 0, its;
+  PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0;
   PetscReal        shift = 0.0;
-  char             bottom[64] = "";
-  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, bad_calls = PETSC_FALSE, ismg;
+  char             bottom[64] = "", code_type[64] = "";
+  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, ismg;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
@@ -190,9 +290,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-bottom", "PCMGSetBottomSolver() with this KSP type", NULL, bottom, bottom, sizeof(bottom), NULL));
   PetscCall(PetscOptionsBool("-print_coarse", "Print the coarse solver", NULL, print_coarse, &print_coarse, NULL));
   PetscCall(PetscOptionsBool("-print_report", "Print the bottom-solve report", NULL, print_report, &print_report, NULL));
+  PetscCall(PetscOptionsBool("-print_bottom", "Print the bottom KSP after the solve", NULL, print_bottom, &print_bottom, NULL));
   PetscCall(PetscOptionsInt("-count_reductions", "Single V-cycles whose bottom reductions are counted", NULL, cycles, &cycles, NULL));
   PetscCall(PetscOptionsBool("-bad_calls", "Call the hook with bad arguments", NULL, bad_calls, &bad_calls, NULL));
   PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
+  PetscCall(PetscOptionsBool("-reset", "KSPReset() and the V-cycles again", NULL, reset, &reset, NULL));
+  PetscCall(PetscOptionsString("-code_ksp_type", "KSPSetType() on the coarse KSP in code", NULL, code_type, code_type, sizeof(code_type), NULL));
+  PetscCall(PetscOptionsInt("-code_max_it", "KSPSetTolerances() on the coarse KSP in code", NULL, code_max_it, &code_max_it, NULL));
+  PetscCall(PetscOptionsInt("-code_s", "KSPCABiCGStabSetS() on the coarse KSP in code", NULL, code_s, &code_s, NULL));
   PetscOptionsEnd();
 
   if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
@@ -207,7 +312,15 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCMG));
   PetscCall(PCMGSetLevels(pc, 3, NULL));
   if (bottom[0]) PetscCall(PCMGSetBottomSolver(pc, bottom));
-  if (bad_calls) PetscCall(BadCalls(pc));
+  if (code_type[0] || code_max_it || code_s) { /* the program's own settings of the coarse KSP, made in code */
+    KSP c;
+
+    PetscCall(PCMGGetCoarseSolve(pc, &c));
+    if (code_type[0]) PetscCall(KSPSetType(c, code_type));
+    if (code_max_it) PetscCall(KSPSetTolerances(c, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, code_max_it));
+    if (code_s) PetscCall(KSPCABiCGStabSetS(c, code_s));
+  }
+  if (bad_calls) PetscCall(BadCalls(pc, da));
   if (cycles) { /* one V-cycle per KSPSolve; the smoothers use no reductions: every reduction is a bottom one */
     PetscCall(KSPSetType(ksp, KSPPREONLY));
     for (PetscInt l = 1; l < 3; l++) {
@@ -232,30 +345,15 @@ int main(int argc, char **argv)
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
 
   if (cycles) {
-    PCMGBottomReport before;
-    PetscInt         counted, iterations = 0;
-
-    PetscCall(KSPSolve(ksp, NULL, NULL)); /* a first V-cycle sets up the coarse solver (PETSc's setup reductions) */
-    PetscCall(VecCopy(x, b));             /* then V-cycles alone, PCApply(), on some right-hand side */
-    PetscCall(PCMGGetBottomReport(pc, &before));
-    nreductions = nnonblocking = 0;
-    for (PetscInt c = 0; c < cycles; c++) { /* one bottom solve each: its iterations read from the bottom KSP itself */
-      PetscInt bits;
-
-      counting = PETSC_TRUE;
-      PetscCall(PCApply(pc, b, x));
-      counting = PETSC_FALSE;
-      PetscCall(LastBottomIterations(pc, &bits));
-      iterations += bits;
+    PetscCall(CountCycles(ksp, pc, cycles));
+    if (reset) { /* the same PCMG set up again: the bottom solver and the report must follow it */
+      PetscCall(KSPReset(ksp));
+      PetscCall(KSPSetUp(ksp));
+      ncomputed = 0;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPReset() and KSPSetUp():\n"));
+      PetscCall(CountCycles(ksp, pc, cycles));
+      PetscCall(PrintBottom(pc));
     }
-    counted = nreductions;
-    PetscCall(PCMGGetBottomReport(pc, &report));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles, report.solves - before.solves,
-                          report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the PCMG applications, reported and counted by MPI: %s\n", report.mgreductions - before.mgreductions == (PetscLogDouble)counted ? "same" : "DIFFERENT"));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
-    /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse operator computed again after KSPSetUp(): %s\n", ncomputed ? "YES" : "no"));
   } else {
     KSPConvergedReason reason;
     Mat                A;
@@ -277,6 +375,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "report: one bottom solve per PCMG application: %s\n", report.solves == report.vcycles && report.vcycles == its ? "yes" : "NO"));
     }
   }
+  if (ismg && print_bottom) PetscCall(PrintBottom(pc));
   if (ismg && print_report) PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(DMDestroy(&da));
@@ -303,6 +402,18 @@ int main(int argc, char **argv)
       suffix: override
       nsize: 2
       args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_type bcgs -mg_coarse_ksp_rtol 1e-6 -mg_coarse_pc_type sor -print_coarse
+
+   # settings the program made in code on the coarse KSP stay: the policy fills only what PCMG set itself (here rtol and
+   # the PC; a cabicgstab chosen in code keeps its s and basis, no Gershgorin choice); -mg_coarse_ options win over both
+   test:
+      suffix: code
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type cabicgstab -code_ksp_type bcgs -code_max_it 30 -mg_coarse_ksp_max_it 40 -print_coarse
+
+   test:
+      suffix: code_s
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type cabicgstab -code_ksp_type cabicgstab -code_s 6 -shift 0.5 -print_bottom
 
    # KSPRICHARDSON runs all its V-cycles in one PCApplyRichardson(): they are counted too
    test:
@@ -356,6 +467,15 @@ int main(int argc, char **argv)
       args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 2 -print_report
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
+   # the same PCMG set up again after KSPReset(): the policy reaches the bottom KSP again (with agglomeration a new KSP
+   # inside PCTELESCOPE) and the report counts that one
+   test:
+      suffix: reset
+      nsize: 4
+      args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs}} -pc_mg_bottom_agglomeration {{1 2}} -count_reductions 2 -reset
+      filter: sed -E -e "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/" -e "s/KSP (cabicgstab|bcgs), PC jacobi(, s = [0-9]+, basis [a-z]+)?/KSP <policy>, PC jacobi/"
+      output_file: output/ex3_reset.out
+
    # agglomeration onto fewer ranks: the same V-cycles as without it (bottom iterations and reductions differ)
    test:
       suffix: agglomeration
@@ -402,6 +522,38 @@ int main(int argc, char **argv)
       nsize: 2
       command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex45 -dll_append ${CAKRYLOV_LIBRARY} -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type mg -pc_mg_levels 3 -pc_mg_bottom_ksp_type cabicgstab -pc_mg_bottom_report -ksp_converged_reason
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g" | sed -E -e "s/iterations [0-9]+/iterations N/" -e "s/Residual norm [0-9.e-]+/Residual norm (printed)/"
+
+   # types built on PCMG replace its setup (gamg, ml): the hook stays out of their -ksp_view and -ksp_view_pre
+   test:
+      suffix: plugin_view_gamg
+      nsize: 2
+      command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -m 16 -n 16 -pc_type gamg -ksp_view -ksp_view_pre
+      filter: grep -E "^Norm of error|Bottom-solve report" | sed -E "s/error [^ ]+ iterations [0-9]+/error (printed) iterations N/"
+      output_file: output/ex3_plugin_view.out
+
+   test:
+      suffix: plugin_view_ml
+      requires: ml
+      nsize: 2
+      command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -m 16 -n 16 -pc_type ml -ksp_view -ksp_view_pre
+      filter: grep -E "^Norm of error|Bottom-solve report" | sed -E "s/error [^ ]+ iterations [0-9]+/error (printed) iterations N/"
+      output_file: output/ex3_plugin_view.out
+
+   # PETSc's SNES ex19 with grid sequencing: PCMG rebuilds its levels inside its setup on each finer grid; first one level
+   # (a smoother, -mg_levels_0_: no coarse solve, no policy), then two, whose new coarse KSP gets the policy before its setup
+   test:
+      suffix: plugin_gridsequence
+      command: ${CAKRYLOV_PETSC_EXAMPLES}/snes-ex19 -dll_append ${CAKRYLOV_LIBRARY} -da_grid_x 5 -da_grid_y 5 -snes_grid_sequence 1 -pc_type mg -ksp_type fgmres -pc_mg_bottom_ksp_type {{bcgs cabicgstab}} -mg_levels_0_pc_type lu -snes_converged_reason -pc_mg_bottom_report
+      filter: grep -E "Nonlinear solve|^Bottom-solve report|PCMG cycles:" | sed -E -e "s/^ +//" -e "s/iterations [0-9]+/iterations N/" -e "s/bottom KSP (bcgs|cabicgstab),/bottom KSP <policy>,/" -e "s/cycles: [0-9]+, bottom solves: [1-9][0-9]{0,9}/cycles: N, bottom solves: at least one/"
+      output_file: output/ex3_plugin_gridsequence.out
+
+   # the same on 2 ranks, three grids, with and without agglomeration: on each finer grid a new coarse KSP (and PCTELESCOPE),
+   # and PCMG reset between the grids
+   test:
+      suffix: plugin_gridsequence_2
+      nsize: 2
+      command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/snes-ex19 -dll_append ${CAKRYLOV_LIBRARY} -da_grid_x 5 -da_grid_y 5 -snes_grid_sequence 2 -pc_type mg -ksp_type fgmres -pc_mg_bottom_ksp_type {{bcgs cabicgstab}} -pc_mg_bottom_agglomeration {{1 2}} -snes_converged_reason -pc_mg_bottom_report
+      filter: grep -E "Nonlinear solve|^Bottom-solve report|PCMG cycles:" | sed -E -e "s/^ +//" -e "s/iterations [0-9]+/iterations N/" -e "s/bottom KSP (bcgs|cabicgstab),/bottom KSP <policy>,/" -e "s/cycles: [0-9]+, bottom solves: [1-9][0-9]{0,9}/cycles: N, bottom solves: at least one/" -e "s/, on (all ranks|1 of every 2 ranks [(]PCTELESCOPE[)])//"
 
    test:
       suffix: plugin_ex45_help

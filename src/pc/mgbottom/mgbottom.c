@@ -2,18 +2,28 @@
    The PCMG bottom-solver hook: a Krylov method with a bottom-solve policy on the coarsest level of PETSc's
    PCMG, and a report of what the bottom solves cost (williams2014 §IV: the bottom solve dominates at scale).
 
-   Mechanism: CAKrylovInitializePackage() re-registers the PCMG constructor with PCMGCreateWithBottom(),
-   which calls PETSc's own PCCreate_MG() and then wraps five of its operations:
+   Mechanism: CAKrylovInitializePackage() re-registers the PCMG constructor with PCCreate_MGBottom(), which calls
+   PETSc's own PCCreate_MG() and then wraps some of its operations:
+     setlevels       (the composed PCMGSetLevels_C) a new coarse KSP, made by PCMG when the number of levels
+                     changes, also inside PCMG's setup (grid sequencing), gets the measurement and the policy at once
      setfromoptions  PCMG's options, then -pc_mg_bottom_*
      setup           the policy applied to the coarse KSP *before* PCMG's setup, so that PETSc's own
-                     -mg_coarse_* options, which PCMG's setup reads, are applied after it and win
+                     -mg_coarse_* options, which PCMG's setup reads, are applied after it and win; after it,
+                     the KSP inside the policy's PCTELESCOPE and the cabicgstab basis
+     reset           the policy's PCTELESCOPE to be made anew (a reset one orphans its inner KSP at its next setup)
      apply,
      applyrichardson the time and number of cycles of each PCMG application
      view, destroy   the policy and the report; the report printed at destruction on request
    Each bottom solve is measured by a pre/post-solve pair on the coarse KSP: time, Krylov iterations, and the
    global reductions issued in it (PETSc's own count of MPI_Allreduce calls, petsc_allreduce_ct, plus this
-   library's count of its MPI_Iallreduce calls). Types that replace PCMG's operations after creating it
-   (PCGAMG) keep their own behaviour.
+   library's count of its MPI_Iallreduce calls).
+
+   A plugin touches only what it owns. Types built on PCMG replace its setup (PCGAMG, PCML, PCHMG): the hook is
+   live only while its setup wrapper is the PC's (PCMGBottomLive()), and every wrapper they keep passes straight
+   through to PCMG's own operation. A PCMG of one level has no coarse solve (its level is a smoother with PETSc's
+   -mg_levels_0_ prefix): no policy, nothing measured. The policy sets only the coarse-KSP settings that still
+   hold what PCMG or the policy itself last put there (PCMGBottomSettings): what the program set, in code or with
+   the coarse KSP's own options, stays.
 */
 #include <cakrylov/private/cakrylovimpl.h>
 #include <petsc/private/pcimpl.h>
@@ -21,10 +31,28 @@
 
 #define PCMGBOTTOM_KEY "CAKrylovPCMGBottom"
 
+/* The settings of a bottom KSP the policy may set, as the hook last saw them after setting them (or PCMG after creating
+   the coarse KSP): one that differs now was set by someone else, and the policy leaves it alone */
+typedef struct {
+  char      ksptype[256], pctype[256];
+  PetscReal rtol;
+  PetscInt  maxit;
+} PCMGBottomSettings;
+
+/* The same for the basis of a KSPCABICGSTAB bottom solver, chosen by the policy after each PCMG setup */
+typedef struct {
+  PetscBool          set; /* the policy chose it on this KSP before */
+  PetscInt           s;
+  KSPCABiCGStabBasis basis;
+  PetscBool          telescope;
+} PCMGBottomBasis;
+
 typedef struct {
   /* PCMG's own operations, called by the wrappers */
+  PetscErrorCode (*setlevels)(PC, PetscInt, MPI_Comm *);
   PetscErrorCode (*setfromoptions)(PC, CAKrylovOptionItems);
   PetscErrorCode (*setup)(PC);
+  PetscErrorCode (*reset)(PC);
   PetscErrorCode (*apply)(PC, Vec, Vec);
   PetscErrorCode (*applyrichardson)(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
   PetscErrorCode (*view)(PC, PetscViewer);
@@ -33,16 +61,22 @@ typedef struct {
   char      ksptype[256];
   PetscReal rtol;
   PetscInt  maxit, agglomeration; /* the bottom solve runs on 1 of every agglomeration ranks (PCTELESCOPE) */
-  PetscBool report;   /* print the report when the PC is destroyed */
-  char      basis[256]; /* the policy's choice of a cakrylov bottom solver's basis, and why (for the report) */
-  KSP       krylov;   /* the KSP whose iterations are counted: the coarse KSP, or the one inside PCTELESCOPE */
-  PetscBool pending;  /* the policy still has to reach the KSP inside PCTELESCOPE */
+  PetscBool report;               /* print the report when the PC is destroyed */
+  char      basis[256];           /* the policy's choice of a cabicgstab bottom solver's basis, and why (for the report) */
+  /* what the policy holds of the coarse KSP PCMG has now, and of the KSP inside the policy's PCTELESCOPE */
+  PCMGBottomSettings coarseset;
+  PetscBool          agglomerated; /* the coarse PC is the policy's PCTELESCOPE */
+  PetscBool          renew;        /* ... reset since: to be made anew at the next setup (PCReset_MGBottom()) */
+  PetscBool          ownsmethod;   /* the policy chose the bottom KSP's method: it may choose a cabicgstab's basis */
+  PCMGBottomBasis    basisset;
+  KSP                krylov; /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
   /* the report, this rank's numbers */
   PCMGBottomReport stats;
   PetscLogDouble   tstart, rstart;
 } PCMGBottom;
 
 static PetscErrorCode (*PCCreate_MG_PETSc)(PC) = NULL;
+static PetscErrorCode PCSetUp_MGBottom(PC);
 
 /* This library's non-blocking reductions, counted in src/vec/reduction.c: petsc_allreduce_ct only sees MPI_Allreduce */
 static PetscLogDouble PCMGBottomReductionCount(void)
@@ -54,7 +88,7 @@ static PetscLogDouble PCMGBottomReductionCount(void)
 #endif
 }
 
-/* The hook's data of a PC created by PCCreate_MGBottom(): PCMG, or a type built on it that kept some wrappers (PCGAMG) */
+/* The hook's data of a PC created by PCCreate_MGBottom(): PCMG, or a type built on it (PCGAMG, PCML) */
 static PetscErrorCode PCMGBottomQuery(PC pc, PCMGBottom **bottom)
 {
   PetscContainer container;
@@ -64,6 +98,13 @@ static PetscErrorCode PCMGBottomQuery(PC pc, PCMGBottom **bottom)
   PetscCheck(container, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "This PCMG was created before CAKrylovInitializePackage(): call it right after PetscInitialize()");
   PetscCall(PetscContainerGetPointer(container, (void **)bottom));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The hook is live on PCMG itself; a type built on PCMG that replaced its setup (PCGAMG, PCML, PCHMG) makes its own
+   levels and coarse solver: there the policy and the report do not exist and the wrappers it kept only pass through */
+static PetscBool PCMGBottomLive(PC pc)
+{
+  return pc->ops->setup == PCSetUp_MGBottom ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* The same for the public functions, which need PCMG itself: types built on it replace the setup the policy needs */
@@ -98,12 +139,30 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   PetscFunctionBegin;
   (void)b, (void)x;
   PetscCall(PetscTime(&t));
-  if (bottom->krylov) PetscCall(KSPGetIterationNumber(bottom->krylov, &its)); /* none on ranks idle under PCTELESCOPE */
-  else PetscCall(KSPGetIterationNumber(coarse, &its));
+  if (bottom->agglomerated) { /* the KSP inside PCTELESCOPE; none on the ranks it leaves idle */
+    if (bottom->krylov) PetscCall(KSPGetIterationNumber(bottom->krylov, &its));
+  } else PetscCall(KSPGetIterationNumber(coarse, &its));
   bottom->stats.solves++;
   bottom->stats.iterations += its;
   bottom->stats.bottomtime += t - bottom->tstart;
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMGBottomSettingsGet(KSP ksp, PCMGBottomSettings *set)
+{
+  KSPType ktype;
+  PCType  ptype;
+  PC      pc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(set, sizeof(*set)));
+  PetscCall(KSPGetType(ksp, &ktype));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &ptype));
+  if (ktype) PetscCall(PetscStrncpy(set->ksptype, ktype, sizeof(set->ksptype)));
+  if (ptype) PetscCall(PetscStrncpy(set->pctype, ptype, sizeof(set->pctype)));
+  PetscCall(KSPGetTolerances(ksp, &set->rtol, NULL, NULL, &set->maxit));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -118,21 +177,19 @@ static PetscErrorCode PCMGBottomSetChebyshev(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The bottom policy on a KSP: the method, a relative reduction of the residual, an iteration cap and Jacobi
-   (no direct solve). Options of the KSP's own prefix are read afterwards and win. The zero initial guess is
-   set after PCMG's setup (PCSetUp_MGBottom()), since that setup marks the coarse guess nonzero. */
-static PetscErrorCode PCMGBottomApplyPolicy(PCMGBottom *bottom, KSP ksp)
+/* The policy's method on a KSP whose method it owns; a new KSPCABICGSTAB starts from the likely choice of
+   PCMGBottomChooseBasis(), so that the setup allocates for its s, and gets its basis chosen anew */
+static PetscErrorCode PCMGBottomSetType(PCMGBottom *bottom, KSP ksp, KSPType type)
 {
-  PC        pc;
-  PetscBool iscab;
+  PetscBool same, iscab;
 
   PetscFunctionBegin;
-  PetscCall(KSPSetType(ksp, bottom->ksptype));
-  PetscCall(KSPSetTolerances(ksp, bottom->rtol, PETSC_DEFAULT, PETSC_DEFAULT, bottom->maxit));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, type, &same));
+  if (same) PetscFunctionReturn(PETSC_SUCCESS); /* KSPSetType() on a set-up KSP would set it up anew */
+  PetscCall(KSPSetType(ksp, type));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
-  if (iscab) PetscCall(PCMGBottomSetChebyshev(ksp)); /* the likely choice of PCMGBottomChooseBasis(), so that the setup allocates for its s */
+  if (iscab) PetscCall(PCMGBottomSetChebyshev(ksp));
+  bottom->basisset.set = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,7 +236,9 @@ static PetscErrorCode PCMGBottomGershgorinRadius(Mat A, PetscReal *R)
    from 0), or at most 1 with the operator's null space attached to it (periodic Poisson: 0 is the null space's). Then
    the bottom solver is the Chebyshev basis on that interval at s = 10 without telescoping: a bottom solve of at most 10
    iterations is one global reduction. Otherwise the defaults stay (monomial basis, s = 4, telescoping). The options of
-   the KSP's prefix are read again afterwards and win. bottom->basis says what was chosen and why.
+   the KSP's prefix are read again afterwards and win. Chosen anew at each setup (the operator may have changed) while
+   the policy owns the method and s, basis and s-telescoping still hold what it chose last: a program that set them
+   keeps them. bottom->basis says what was chosen and why.
 */
 static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP ksp)
 {
@@ -189,29 +248,39 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   PetscReal    R;
 
   PetscFunctionBegin;
-  bottom->basis[0] = 0;
   PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
-  if (!iscab) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!iscab || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
   /* the radii of the coarse operator on all ranks (under PCTELESCOPE the inner KSP's copy of it is filled later) */
   PetscCall(KSPGetOperators(coarse, &A, NULL));
   PetscCall(PCMGBottomGershgorinRadius(A, &R));
   PetscCall(MatGetNullSpace(A, &nullsp));
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS); /* a rank idle under PCTELESCOPE */
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
-  if (iscab) {
+  if (!iscab) PetscFunctionReturn(PETSC_SUCCESS); /* the bottom KSP's options chose another method */
+  if (bottom->basisset.set) {
+    PCMGBottomBasis now;
+
+    PetscCall(KSPCABiCGStabGetS(ksp, &now.s));
+    PetscCall(KSPCABiCGStabGetBasis(ksp, &now.basis));
+    PetscCall(KSPCABiCGStabGetTelescope(ksp, &now.telescope));
+    if (now.s != bottom->basisset.s || now.basis != bottom->basisset.basis || now.telescope != bottom->basisset.telescope) {
+      PetscCall(PetscStrncpy(bottom->basis, "the program's (set after the policy chose one: the policy leaves it)", sizeof(bottom->basis)));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  {
     PC pc;
 
     PetscCall(KSPGetPC(ksp, &pc));
     PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, &isjacobi));
   }
-  if (!iscab) PetscFunctionReturn(PETSC_SUCCESS); /* -mg_coarse_ksp_type chose another method */
   safe = isjacobi && (R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp)) ? PETSC_TRUE : PETSC_FALSE;
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
     PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
                             R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
-  } else { /* the defaults (PCMGBottomApplyPolicy() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
+  } else { /* the defaults (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
     PetscCall(KSPCABiCGStabSetS(ksp, 4));
@@ -221,57 +290,170 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
     else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "the defaults (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
   }
   PetscCall(KSPSetFromOptions(ksp)); /* the KSP's own options win */
+  PetscCall(KSPCABiCGStabGetS(ksp, &bottom->basisset.s));
+  PetscCall(KSPCABiCGStabGetBasis(ksp, &bottom->basisset.basis));
+  PetscCall(KSPCABiCGStabGetTelescope(ksp, &bottom->basisset.telescope));
+  bottom->basisset.set = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Before PCMG's setup: measure the coarse KSP (once per coarse KSP) and give it the policy */
+/* The policy's PC on a coarse PC it owns: Jacobi, or PCTELESCOPE onto 1 of every agglomeration ranks */
+static PetscErrorCode PCMGBottomSetPC(PCMGBottom *bottom, PC cpc, PetscBool agglomerate)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  bottom->agglomerated = agglomerate;
+  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, agglomerate ? PCTELESCOPE : PCJACOBI, &same));
+  if (same && !(agglomerate && bottom->renew)) PetscFunctionReturn(PETSC_SUCCESS);
+  bottom->renew = PETSC_FALSE;
+  PetscCall(KSPDestroy(&bottom->krylov));
+  if (!agglomerate) {
+    PetscCall(PCSetType(cpc, PCJACOBI));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (same) PetscCall(PCSetType(cpc, PCNONE)); /* a reset PCTELESCOPE: destroyed with its inner KSP, and made anew */
+  /* the Krylov solve runs on 1 of every agglomeration ranks: its reductions span fewer ranks (Hu 1995) */
+  PetscCall(PCSetType(cpc, PCTELESCOPE));
+  PetscCall(PCTelescopeSetReductionFactor(cpc, bottom->agglomeration));
+  /* the Krylov solve and Jacobi need the assembled coarse matrix only: redistribute its rows. With the DM, PCTELESCOPE
+     repartitions a DMDA and has the user's KSPSetComputeOperators() callback assemble on it, a DM the program never
+     made: whatever it attached to its own DMs (coarsen hooks, named vectors) is missing there */
+  PetscCall(PCTelescopeSetIgnoreDM(cpc, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The policy on the coarse KSP, before PCMG's setup (and as soon as PCMG makes the coarse KSP), for each setting that
+   still holds what PCMG or the policy put there last (its record, bottom->coarseset): one that differs was set by the
+   program, in code or with the coarse KSP's options, and stays. The method, rtol, max_it and the PC are independent.
+   Agglomeration needs the PC: the coarse KSP becomes KSPPREONLY around the policy's PCTELESCOPE, whose inner KSP gets the
+   method after PCMG's setup (PCMGBottomConfigureTelescope()).
+*/
 static PetscErrorCode PCMGBottomConfigureCoarse(PC pc, PCMGBottom *bottom)
 {
-  KSP coarse;
-  PC  cpc;
+  KSP                coarse;
+  PC                 cpc;
+  PCMGBottomSettings now, *rec = &bottom->coarseset;
+  PetscBool          owntype, ownpc, ownrtol, ownmaxit, agglomerate;
 
   PetscFunctionBegin;
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-  if (coarse->presolve == PCMGBottomPreSolve && coarse->prectx == (void *)bottom) PetscFunctionReturn(PETSC_SUCCESS);
-  if (coarse->presolve || coarse->postsolve) PetscCall(PetscInfo(pc, "The coarse KSP has pre/post-solve functions of its own: bottom solves are not reported\n"));
-  else {
-    PetscCall(KSPSetPreSolve(coarse, PCMGBottomPreSolve, bottom));
-    PetscCall(KSPSetPostSolve(coarse, PCMGBottomPostSolve, bottom));
+  if (!coarse || !bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS); /* no coarse level on this rank (PCMGSetLevels()'s comms), or no policy */
+  PetscCall(PCMGBottomSettingsGet(coarse, &now));
+  PetscCall(PetscStrcmp(now.ksptype, rec->ksptype, &owntype));
+  PetscCall(PetscStrcmp(now.pctype, rec->pctype, &ownpc));
+  ownrtol  = now.rtol == rec->rtol ? PETSC_TRUE : PETSC_FALSE; /* a copy compared with itself: exact */
+  ownmaxit = now.maxit == rec->maxit ? PETSC_TRUE : PETSC_FALSE;
+  if (!(owntype && ownpc && ownrtol && ownmaxit)) PetscCall(PetscInfo(pc, "The program's coarse-KSP settings stay (1 = the program's): method %d, rtol %d, max_it %d, PC %d\n", !owntype, !ownrtol, !ownmaxit, !ownpc));
+  if (!ownpc) { /* the program replaced the policy's PCTELESCOPE, if there was one */
+    bottom->agglomerated = PETSC_FALSE;
+    bottom->renew        = PETSC_FALSE;
+    PetscCall(KSPDestroy(&bottom->krylov));
   }
-  bottom->krylov  = NULL;
-  bottom->pending = PETSC_FALSE;
-  if (!bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  agglomerate = ownpc && bottom->agglomeration > 1 ? PETSC_TRUE : PETSC_FALSE;
+  if (owntype) PetscCall(PCMGBottomSetType(bottom, coarse, agglomerate ? KSPPREONLY : bottom->ksptype));
+  if (ownrtol || ownmaxit) PetscCall(KSPSetTolerances(coarse, ownrtol ? bottom->rtol : PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, ownmaxit ? bottom->maxit : PETSC_DEFAULT));
   PetscCall(KSPGetPC(coarse, &cpc));
-  if (bottom->agglomeration > 1) {
-    /* the Krylov solve runs on 1 of every agglomeration ranks: its reductions span fewer ranks (Hu 1995) */
-    PetscCall(KSPSetType(coarse, KSPPREONLY));
-    PetscCall(PCSetType(cpc, PCTELESCOPE));
-    PetscCall(PCTelescopeSetReductionFactor(cpc, bottom->agglomeration));
-    /* the Krylov solve and Jacobi need the assembled coarse matrix only: redistribute its rows. With the DM, PCTELESCOPE
-       repartitions a DMDA and has the user's KSPSetComputeOperators() callback assemble on it, a DM the program never
-       made: whatever it attached to its own DMs (coarsen hooks, named vectors) is missing there */
-    PetscCall(PCTelescopeSetIgnoreDM(cpc, PETSC_TRUE));
-    bottom->pending = PETSC_TRUE;
-  } else PetscCall(PCMGBottomApplyPolicy(bottom, coarse));
+  if (ownpc) PetscCall(PCMGBottomSetPC(bottom, cpc, agglomerate));
+  bottom->ownsmethod = agglomerate || owntype ? PETSC_TRUE : PETSC_FALSE;
+  /* the new record of what the policy set; a setting of the program's keeps its old record, so it stays the program's */
+  PetscCall(PCMGBottomSettingsGet(coarse, &now));
+  if (owntype) PetscCall(PetscStrncpy(rec->ksptype, now.ksptype, sizeof(rec->ksptype)));
+  if (ownpc) PetscCall(PetscStrncpy(rec->pctype, now.pctype, sizeof(rec->pctype)));
+  if (ownrtol) rec->rtol = now.rtol;
+  if (ownmaxit) rec->maxit = now.maxit;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After PCMG's setup: the KSP inside PCTELESCOPE exists now (on the ranks that run it) */
+/* After PCMG's setup: PCTELESCOPE has made its inner KSP (on the ranks that run it); a new one gets the whole policy, then
+   its options (-mg_coarse_telescope_ksp_*) */
 static PetscErrorCode PCMGBottomConfigureTelescope(PC pc, PCMGBottom *bottom)
 {
-  KSP coarse, inner;
-  PC  cpc;
+  KSP       coarse, inner;
+  PC        cpc, ipc;
+  PetscBool istelescope;
 
   PetscFunctionBegin;
-  if (!bottom->pending) PetscFunctionReturn(PETSC_SUCCESS);
-  bottom->pending = PETSC_FALSE;
+  if (!bottom->agglomerated) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
   PetscCall(KSPGetPC(coarse, &cpc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCTELESCOPE, &istelescope));
+  if (!istelescope) { /* -mg_coarse_pc_type replaced it */
+    bottom->agglomerated = PETSC_FALSE;
+    PetscCall(KSPDestroy(&bottom->krylov));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PCTelescopeGetKSP(cpc, &inner));
+  if (inner == bottom->krylov) PetscFunctionReturn(PETSC_SUCCESS); /* configured before (the reference keeps its address unique) */
+  PetscCall(KSPDestroy(&bottom->krylov));
   if (!inner) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PCMGBottomApplyPolicy(bottom, inner));
-  PetscCall(KSPSetFromOptions(inner)); /* -mg_coarse_telescope_ksp_* win over the policy */
+  PetscCall(PetscObjectReference((PetscObject)inner));
   bottom->krylov = inner;
+  PetscCall(PCMGBottomSetType(bottom, inner, bottom->ksptype));
+  PetscCall(KSPSetTolerances(inner, bottom->rtol, PETSC_DEFAULT, PETSC_DEFAULT, bottom->maxit));
+  PetscCall(KSPGetPC(inner, &ipc));
+  PetscCall(PCSetType(ipc, PCJACOBI));
+  PetscCall(KSPSetFromOptions(inner));
+  bottom->basisset.set = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the policy held of a coarse KSP that PCMG has just destroyed */
+static PetscErrorCode PCMGBottomForget(PCMGBottom *bottom)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPDestroy(&bottom->krylov));
+  PetscCall(PetscMemzero(&bottom->coarseset, sizeof(bottom->coarseset)));
+  PetscCall(PetscMemzero(&bottom->basisset, sizeof(bottom->basisset)));
+  bottom->agglomerated = PETSC_FALSE;
+  bottom->renew        = PETSC_FALSE;
+  bottom->ownsmethod   = PETSC_FALSE;
+  bottom->basis[0]     = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   PCMG makes its levels here, and makes them anew when their number changes, also inside its own setup on a refined DM
+   (grid sequencing): a new coarse KSP is measured and gets the policy at once, before PCMG's setup reads its options and
+   sets it up. Given later, the policy would change the method of a set-up KSP, which sets it up anew: with a DM, on a
+   new operator matrix (SNES's finite-difference coloring cached on the coarse DM belongs to the old one). One level is a
+   smoother (-mg_levels_0_), not a coarse solve: no policy, nothing measured.
+*/
+static PetscErrorCode PCMGSetLevels_MGBottom(PC pc, PetscInt levels, MPI_Comm *comms)
+{
+  PCMGBottom *bottom;
+  PetscInt    before;
+  KSP         coarse;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomQuery(pc, &bottom));
+  PetscCall(PCMGGetLevels(pc, &before));
+  PetscCall(bottom->setlevels(pc, levels, comms));
+  if (levels == before || !PCMGBottomLive(pc)) PetscFunctionReturn(PETSC_SUCCESS); /* PETSc kept its levels */
+  PetscCall(PCMGBottomForget(bottom));
+  if (levels < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  if (!coarse) PetscFunctionReturn(PETSC_SUCCESS); /* this rank is not on the coarse level (comms) */
+  PetscCall(KSPSetPreSolve(coarse, PCMGBottomPreSolve, bottom));
+  PetscCall(KSPSetPostSolve(coarse, PCMGBottomPostSolve, bottom));
+  PetscCall(PCMGBottomSettingsGet(coarse, &bottom->coarseset)); /* PCMG's own: KSPPREONLY, a direct solve */
+  PetscCall(PCMGBottomConfigureCoarse(pc, bottom));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMG's reset resets the coarse KSP and its PC; a reset PCTELESCOPE makes a new inner KSP at its next setup without
+   destroying the old one (PETSc 3.18 to 3.26). The policy's PCTELESCOPE is made anew at the next setup instead
+   (PCMGBottomSetPC()), which destroys the old one with its inner KSP; until then it stays, and so does the report's
+   view of it */
+static PetscErrorCode PCReset_MGBottom(PC pc)
+{
+  PCMGBottom *bottom;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomQuery(pc, &bottom));
+  PetscCall(bottom->reset(pc));
+  if (bottom->agglomerated) bottom->renew = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -321,25 +503,23 @@ static void PCMGBottomWrapRichardson(PC pc, PCMGBottom *bottom)
 static PetscErrorCode PCSetUp_MGBottom(PC pc)
 {
   PCMGBottom *bottom;
+  PetscInt    levels;
+  KSP         coarse;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
   PCMGBottomWrapRichardson(pc, bottom);
-  PetscCall(PCMGBottomConfigureCoarse(pc, bottom));
-  PetscCall(bottom->setup(pc));
-  if (bottom->ksptype[0]) { /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
-    KSP coarse;
-
-    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE));
-  }
+  PetscCall(PCMGGetLevels(pc, &levels));
+  if (levels > 1) PetscCall(PCMGBottomConfigureCoarse(pc, bottom)); /* a policy given or changed since PCMG made its levels */
+  PetscCall(bottom->setup(pc)); /* PETSc's own checks first (no levels); it may make the levels anew (PCMGSetLevels_MGBottom()) */
+  PetscCall(PCMGGetLevels(pc, &levels));
+  if (levels < 2 || !bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  if (!coarse) PetscFunctionReturn(PETSC_SUCCESS);
+  if (coarse->presolve != PCMGBottomPreSolve) PetscCall(PetscInfo(pc, "The coarse KSP has a pre-solve function of the program's: bottom solves are not reported\n"));
+  PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE)); /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
   PetscCall(PCMGBottomConfigureTelescope(pc, bottom));
-  if (bottom->ksptype[0]) {
-    KSP coarse;
-
-    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-    PetscCall(PCMGBottomChooseBasis(bottom, coarse, bottom->agglomeration > 1 ? bottom->krylov : coarse));
-  }
+  PetscCall(PCMGBottomChooseBasis(bottom, coarse, bottom->agglomerated ? bottom->krylov : coarse));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -381,7 +561,7 @@ static PetscErrorCode PCView_MGBottom(PC pc, PetscViewer viewer)
   PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(bottom->view(pc, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
-  if (isascii) PetscCall(PCMGBottomReportView(pc, viewer));
+  if (isascii && PCMGBottomLive(pc)) PetscCall(PCMGBottomReportView(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -392,6 +572,7 @@ static PetscErrorCode PCDestroy_MGBottom(PC pc)
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
   if (bottom->report) PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)pc))));
+  PetscCall(KSPDestroy(&bottom->krylov));
   PetscCall(bottom->destroy(pc));
   PetscCall(PetscObjectCompose((PetscObject)pc, PCMGBOTTOM_KEY, NULL)); /* frees bottom */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -406,8 +587,8 @@ static PetscErrorCode PCCreate_MGBottom(PC pc)
   PetscFunctionBegin;
   PetscCall(PCCreate_MG_PETSc(pc));
   PetscCall(PetscNew(&bottom));
-  bottom->rtol      = 1e-4; /* BoxLib/AMReX bottom solves */
-  bottom->maxit     = 200;
+  bottom->rtol          = 1e-4; /* BoxLib/AMReX bottom solves */
+  bottom->maxit         = 200;
   bottom->agglomeration = 1;
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)pc), &container));
   PetscCall(PetscContainerSetPointer(container, bottom));
@@ -415,16 +596,21 @@ static PetscErrorCode PCCreate_MGBottom(PC pc)
   PetscCall(PetscObjectCompose((PetscObject)pc, PCMGBOTTOM_KEY, (PetscObject)container));
   PetscCall(PetscContainerDestroy(&container));
 
-  bottom->setfromoptions      = pc->ops->setfromoptions;
-  bottom->setup               = pc->ops->setup;
-  bottom->apply               = pc->ops->apply;
-  bottom->view                = pc->ops->view;
-  bottom->destroy             = pc->ops->destroy;
-  pc->ops->setfromoptions     = PCSetFromOptions_MGBottom;
-  pc->ops->setup              = PCSetUp_MGBottom;
-  pc->ops->apply              = PCApply_MGBottom;
-  pc->ops->view               = PCView_MGBottom;
-  pc->ops->destroy            = PCDestroy_MGBottom;
+  PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCMGSetLevels_C", &bottom->setlevels));
+  PetscCheck(bottom->setlevels, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PETSc's PCMG composes no PCMGSetLevels_C");
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCMGSetLevels_C", PCMGSetLevels_MGBottom));
+  bottom->setfromoptions  = pc->ops->setfromoptions;
+  bottom->setup           = pc->ops->setup;
+  bottom->reset           = pc->ops->reset;
+  bottom->apply           = pc->ops->apply;
+  bottom->view            = pc->ops->view;
+  bottom->destroy         = pc->ops->destroy;
+  pc->ops->setfromoptions = PCSetFromOptions_MGBottom;
+  pc->ops->setup          = PCSetUp_MGBottom;
+  pc->ops->reset          = PCReset_MGBottom;
+  pc->ops->apply          = PCApply_MGBottom;
+  pc->ops->view           = PCView_MGBottom;
+  pc->ops->destroy        = PCDestroy_MGBottom;
   PCMGBottomWrapRichardson(pc, bottom);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -460,12 +646,31 @@ PetscErrorCode PCMGBottomRegister(void)
    carries the hook: an unmodified PETSc program gets the bottom solver from the options above.
 
    The policy sets the coarse `KSP` (prefix `-mg_coarse_`) to the method, tolerances rtol and max_it, a zero
-   initial guess and `PCJACOBI`, replacing PCMG's default redundant direct solve. It is applied when `PCMG` is set
-   up, before PCMG's setup reads the `-mg_coarse_` options, so that PETSc's own options still work and win:
-   `-mg_coarse_ksp_rtol 1e-6` or `-mg_coarse_pc_type sor` change one part of the policy. With
-   `-pc_mg_bottom_agglomeration` n > 1 the coarse `KSP` becomes `KSPPREONLY` with `PCTELESCOPE` of reduction factor n
-   on the assembled matrix (the coarse `DM` ignored), and the policy goes to the `KSP` inside it (prefix
-   `-mg_coarse_telescope_`).
+   initial guess and `PCJACOBI`, replacing PCMG's default redundant direct solve. It is applied when `PCMG` makes
+   its coarse `KSP` (`PCMGSetLevels()`, also when `PCMG`'s setup makes the levels anew on a refined `DM`, as in grid
+   sequencing) and again before each setup of `PCMG`, always before PCMG's setup reads the `-mg_coarse_` options,
+   so that PETSc's own options still work and win: `-mg_coarse_ksp_rtol 1e-6` or `-mg_coarse_pc_type sor` change
+   one part of the policy. With `-pc_mg_bottom_agglomeration` n > 1 the coarse `KSP` becomes `KSPPREONLY` with
+   `PCTELESCOPE` of reduction factor n on the assembled matrix (the coarse `DM` ignored), and the policy goes to the
+   `KSP` inside it (prefix `-mg_coarse_telescope_`), also to the new one `PCTELESCOPE` makes after `KSPReset()`.
+
+   The policy is a default, as PCMG's own direct solve is: it replaces only what `PCMG` chose by itself, never what
+   the program chose. Precisely, each of four settings of the coarse `KSP` is the policy's while it still holds the
+   value `PCMG` gave it when it made the coarse `KSP`, or the value the policy itself set last; a setting that differs
+   was set by the program (in code, e.g. `KSPSetType()`, `KSPSetTolerances()` or `PCSetType()` on the `KSP` of
+   `PCMGGetCoarseSolve()`, or with `-mg_coarse_` options) and stays the program's: the method (`KSPType`), rtol,
+   max_it, and the `PC` (`PCJACOBI`, or the `PCTELESCOPE` of agglomeration, which therefore needs `PCMG`'s own coarse
+   `PC`). Why: PETSc's convention is that code sets defaults and options override them; a policy is neither the
+   program's code nor an option of the coarse `KSP`, so it must not undo either, and with this rule the result does
+   not depend on whether the program set the coarse `KSP` before or after choosing the policy. A program that sets
+   the coarse `KSP` itself keeps the report and gets the policy for the rest. To override a program's coarse-`KSP`
+   settings from the command line use PETSc's `-mg_coarse_` options, read after all of this; the `-pc_mg_bottom_`
+   options choose the policy, a default, and do not. A setting the program sets to exactly the policy's value counts
+   as the policy's.
+
+   A `PCMG` with one level has no coarse solve (its only level is a smoother with PETSc's `-mg_levels_0_` prefix): no
+   policy there and nothing to report. Types built on `PCMG` that make their own hierarchy and coarse solver
+   (`PCGAMG`, `PCML`, `PCHMG`) are left alone: no policy, no report.
 
    A `KSPCABICGSTAB` bottom solver with `PCJACOBI` gets its basis from the coarse operator, after `PCMG`'s setup: one
    pass over its rows gives the Gershgorin radius R = max_i sum_{j != i} |a_ij| / |a_ii|, so the spectrum of the
@@ -473,7 +678,9 @@ PetscErrorCode PCMGBottomRegister(void)
    When that is safe, R < 1, or R <= 1 with the operator's null space attached (periodic Poisson), the bottom solver
    is the Chebyshev basis on [1 - R, 1 + R] at s = 10 without telescoping, so a bottom solve of at most 10 iterations
    is one global reduction; otherwise the `KSPCABICGSTAB` defaults (monomial, s = 4, telescoping). The report says
-   which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win.
+   which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win. The basis is chosen only for a method the
+   policy set, and again at each setup while s, the basis and s-telescoping hold what it chose last: a
+   `KSPCABICGSTAB` the program set (`KSPSetType()`, `KSPCABiCGStabSetS()` on the coarse `KSP`) keeps its own.
 
    The report (`PCMGBottomReport`) is collected for every `PCMG`, with or without the policy: number of `PCMG`
    applications (cycles), bottom solves, bottom Krylov iterations, global reductions issued inside the bottom
@@ -504,7 +711,9 @@ M*/
   The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
   `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
   `KSPCABICGSTAB`, the Chebyshev basis at s = 10 on the Gershgorin interval of the coarse operator when that is safe.
-  PETSc's `-mg_coarse_` options are read after it and win. See `PCMGBottomSolver`.
+  It replaces only `PCMG`'s own choices: the method, rtol, max_it or `PC` that the program set on the coarse `KSP`
+  (`PCMGGetCoarseSolve()`), before or after this call, stay the program's. PETSc's `-mg_coarse_` options are read
+  after it and win over both. See `PCMGBottomSolver`.
 
   Level: intermediate
 
@@ -535,6 +744,10 @@ PetscErrorCode PCMGSetBottomSolver(PC pc, KSPType type)
   Options Database Keys:
 + -pc_mg_bottom_rtol <rtol>   - the relative reduction
 - -pc_mg_bottom_max_it <maxit> - the cap
+
+  Notes:
+  Defaults of the policy: an rtol or max_it the program set on the coarse `KSP` itself stays (see `PCMGBottomSolver`);
+  `-mg_coarse_ksp_rtol` and `-mg_coarse_ksp_max_it` override both.
 
   Level: intermediate
 
@@ -567,7 +780,8 @@ PetscErrorCode PCMGSetBottomTolerances(PC pc, PetscReal rtol, PetscInt maxit)
 . -pc_mg_bottom_agglomeration <factor> - the same (`-pc_mg_bottom_telescope`, deprecated, still works in 0.2)
 
   Notes:
-  Takes effect with a bottom solver set by `PCMGSetBottomSolver()`. Solving the coarse problem on fewer ranks
+  Takes effect with a bottom solver set by `PCMGSetBottomSolver()`, on a coarse `KSP` whose `PC` is still `PCMG`'s own
+  (a `PC` the program set stays, and the bottom solve stays on all ranks). Solving the coarse problem on fewer ranks
   makes each of its global reductions cheaper (Hu 1995); the restriction to the fewer ranks and back costs two
   scatters per bottom solve. Options of the inner `KSP` have the prefix `-mg_coarse_telescope_`. `PCTELESCOPE`
   redistributes the assembled coarse matrix and ignores the coarse `DM` (`PCTelescopeSetIgnoreDM()`):
@@ -710,11 +924,15 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): PCMG has no levels yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (nlevels < 2) { /* the one level is a smoother (-mg_levels_0_) */
+    PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): PCMG has one level, a smoother: no bottom solve\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
   PetscCall(KSPGetType(bottom->krylov ? bottom->krylov : coarse, &type));
   PetscCall(KSPGetTolerances(bottom->krylov ? bottom->krylov : coarse, &rtol, NULL, NULL, &maxit));
   if (!bottom->ksptype[0]) where[0] = 0;
-  else if (bottom->agglomeration > 1) PetscCall(PetscSNPrintf(where, sizeof(where), ", on 1 of every %" PetscInt_FMT " ranks (PCTELESCOPE)", bottom->agglomeration));
+  else if (bottom->agglomerated) PetscCall(PetscSNPrintf(where, sizeof(where), ", on 1 of every %" PetscInt_FMT " ranks (PCTELESCOPE)", bottom->agglomeration));
   else PetscCall(PetscStrncpy(where, ", on all ranks", sizeof(where)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): bottom KSP %s, rtol %g, max_it %" PetscInt_FMT "%s\n", type ? type : "(not set up)", (double)rtol, maxit, bottom->ksptype[0] ? where : " (PCMG's own coarse solve, no bottom policy)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
