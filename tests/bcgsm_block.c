@@ -76,8 +76,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-layout_error", "The interleaved layout refuses the PC first", NULL, layout_error, &layout_error, NULL));
   PetscOptionsEnd();
 
-  if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
-  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, DM_BOUNDARY_NONE, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(AssembleStencilOperator(da, problem, peclet, A));

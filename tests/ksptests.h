@@ -273,8 +273,7 @@ static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks
   PetscOptionsEnd();
   if (hooks && hooks->options) PetscCall(hooks->options());
 
-  if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
-  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, DM_BOUNDARY_NONE, &da));
   PetscCall(DMSetFromOptions(da)); /* -dm_mat_type */
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));

@@ -70,7 +70,7 @@ static PetscErrorCode CreateProblem(PetscInt n, CheckCtx *check, Mat *A, KSP *ks
   DM da;
 
   PetscFunctionBeginUser;
-  PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, 2, n, DM_BOUNDARY_NONE, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, A));
   PetscCall(AssembleStencilOperator(da, STENCIL_CONVDIFF, 2.0, *A));

@@ -25,7 +25,7 @@ KSPMatSolve(ksp, B, X) on dense blocks of the DMDA's layout.\n\
 #include <cakrylov.h>
 #include <petscdmda.h>
 
-#include "../tests/stencil.h" /* AssembleStencilOperator(): the 5-/7-point stencils of the tests, here the Laplacian */
+#include "stencil.h" /* share/problems/: StencilCreateDMDA(), AssembleStencilOperator() (here the Laplacian) */
 
 /* Column j of B: a Gaussian of width w centred at c_j = (j+1)/(m+1) (1, ..., 1), sampled at the grid points x = (i+1) h,
    h = 1/(n+1), times h^2 (the operator is the Laplacian scaled by h^2) */
@@ -92,8 +92,7 @@ int main(int argc, char **argv)
   PetscCheck(m >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-nrhs %" PetscInt_FMT " must be >= 1", m);
   PetscCheck(w > 0.0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-width %g must be > 0", (double)w);
 
-  if (dim == 3) PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
-  else PetscCall(DMDACreate2d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+  PetscCall(StencilCreateDMDA(comm, dim, n, DM_BOUNDARY_NONE, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(AssembleStencilOperator(da, STENCIL_POISSON, 0.0, A)); /* 2d on the diagonal, -1 per neighbour inside the grid */

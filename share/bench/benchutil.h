@@ -7,7 +7,7 @@
 
 #include <petscdmda.h>
 
-#include "stencil.h" /* tests/stencil.h: the operators of the tests */
+#include "stencil.h" /* share/problems/stencil.h: the DMDA and the operators of the tests */
 
 #define STREAM_MIN  4194304 /* doubles per rank and array in the triad at least (32 MiB) */
 #define STREAM_REPS 10
@@ -18,7 +18,7 @@ static PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, Mat *A, 
   MatInfo info;
 
   PetscFunctionBegin;
-  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(StencilCreateDMDA(comm, 3, n, DM_BOUNDARY_NONE, da));
   PetscCall(DMSetUp(*da));
   PetscCall(DMCreateMatrix(*da, A));
   PetscCall(AssembleStencilOperator(*da, STENCIL_POISSON, 0.0, *A));

@@ -202,8 +202,7 @@ int main(int argc, char **argv)
   {
     const DMBoundaryType bc = problem == PROBLEM_HELMHOLTZ ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
 
-    if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, bc, bc, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
-    else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, bc, bc, bc, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+    PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, bc, &da));
   }
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));

@@ -1,5 +1,5 @@
 /*
-   An MPI profiling-interface counter of global reductions for the test programs (communicators of more than one
+   An MPI profiling-interface counter of global reductions for the test and benchmark programs (communicators of more than one
    rank): it sees every MPI_Allreduce/MPI_Iallreduce issued by PETSc, the library and the program, while
    `counting` is true. Include it in exactly one source file of a program, after the PETSc headers.
 */

@@ -1,12 +1,13 @@
 /*
-   The stencil operators of the test programs on a DMDA (2D 5-point, 3D 7-point): with Dirichlet boundaries eliminated,
-   the Laplacian, upwind convection-diffusion and a skew-symmetric x-difference; on a periodic DMDA, miniGMG's
-   variable-coefficient Helmholtz problem with its right-hand side. Shared by tests/ksptests.h, the benchmarks
-   (share/bench/sstudy.c, benchutil.h) and tutorials/ex3.c. Include it in one source file of a program, after petscdmda.h.
+   The problems of the test programs, tutorials and benchmarks (share/problems/ is on their include path): the DMDA
+   (StencilCreateDMDA()) and its stencil operators (2D 5-point, 3D 7-point): with Dirichlet boundaries eliminated, the
+   Laplacian, upwind convection-diffusion and a skew-symmetric x-difference; on a periodic DMDA, miniGMG's
+   variable-coefficient Helmholtz problem with its right-hand side. Include it in one source file of a program.
 */
 #pragma once
 
 #include <petscdmda.h>
+#include <cakrylov/private/compat.h> /* PETSC_SUCCESS on PETSc 3.18 */
 
 typedef enum {
   STENCIL_POISSON,
@@ -14,6 +15,17 @@ typedef enum {
   STENCIL_SKEW
 } StencilProblem;
 static const char *const StencilProblems[] = {"poisson", "convdiff", "skew", "StencilProblem", "STENCIL_", NULL};
+
+/* A DMDA of n points per direction in dim = 2 or 3 dimensions, boundary type bt, star stencil of width 1, one field; not
+   set up (the caller may DMSetFromOptions() first) */
+static inline PetscErrorCode StencilCreateDMDA(MPI_Comm comm, PetscInt dim, PetscInt n, DMBoundaryType bt, DM *da)
+{
+  PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "Dimension %" PetscInt_FMT ": 2 or 3", dim);
+  if (dim == 2) PetscCall(DMDACreate2d(comm, bt, bt, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, da));
+  else PetscCall(DMDACreate3d(comm, bt, bt, bt, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The operator on the DMDA: Dirichlet boundaries eliminated (neighbours outside the grid are dropped) */
 static inline PetscErrorCode AssembleStencilOperator(DM da, StencilProblem problem, PetscReal peclet, Mat A)
