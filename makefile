@@ -128,7 +128,7 @@ test-petsc-examples-latest:
 $(BUILDDIR)/tutorials/%: $(CAKRYLOV_DIR)/tutorials/%.c $(LIBNAME_CAKRYLOV)
 	@mkdir -p $(@D)
 	@echo '  CC    $<'
-	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
+	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) -I$(CAKRYLOV_DIR)/share/problems $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
 
 run: all $(BUILDDIR)/tutorials/ex1
 	@bash $(CAKRYLOV_DIR)/share/setup.sh
