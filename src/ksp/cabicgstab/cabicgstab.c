@@ -1747,9 +1747,9 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&cab));
   ksp->data      = (void *)cab;
-  cab->s         = 4;
-  cab->basis     = KSP_CABICGSTAB_BASIS_MONOMIAL;
-  cab->telescope = PETSC_TRUE;
+  cab->s          = 4;
+  cab->basis      = KSP_CABICGSTAB_BASIS_MONOMIAL;
+  cab->telescope  = PETSC_TRUE;
   cab->symmetric  = PETSC_TRUE;
   cab->adaptive   = PETSC_TRUE;
   cab->mono_scale = 1.0;
