@@ -15,6 +15,7 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
 #include <cakrylov/private/compat.h>
 #include <petscdmda.h>
 #include "reductioncounter.h"
+#include "stencil.h"
 
 /* -Laplacian + shift on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that
    PCMG's restriction, the transpose of DMDA's interpolation, matches the rediscretized coarse operators). ctx points to
@@ -300,8 +301,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-code_s", "KSPCABiCGStabSetS() on the coarse KSP in code", NULL, code_s, &code_s, NULL));
   PetscOptionsEnd();
 
-  if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
-  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, DM_BOUNDARY_NONE, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
