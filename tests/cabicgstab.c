@@ -452,7 +452,7 @@ int main(int argc, char **argv)
       args: -problem {{poisson convdiff}} -dim {{2 3}} -n 16 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 8 -ksp_rtol 1e-10 -compare 0.1
       output_file: output/cabicgstab_s_vs_bcgs.out
 
-   # ... and at s = 12, 16 within 20 % (the large-s target, as in tests/ex5: at s >= 12 a basis of degree 2s loses digits
+   # ... and at s = 12, 16 within 20 % (the large-s target, as in tests/cabicgstab_large_s: at s >= 12 a basis of degree 2s loses digits
    # that BiCGStab's coefficients then round on, and BiCGStab's own count moves by up to 10 % with rounding alone; here
    # Newton s = 12 takes 46 to 51 iterations across OpenBLAS kernel sets, bcgs 46)
    test:

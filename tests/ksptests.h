@@ -115,7 +115,7 @@ static PetscErrorCode CountedSolve(KSP ksp, Vec b, Vec x0, Vec x, PetscBool warm
    machine, and fails for a wrong kernel (which differs by O(1) from the first iterations on):
      - the first AGREE_ITS residual norms agree to 1e-6 ||r_0|| (rounding differences there are near 1e-12);
      - the iteration counts differ by at most 1 + 10 % (rounding alone moves BiCGStab's count by up to 8 % between
-       BLAS kernel sets: PETSc's bcgs takes 39 to 43 iterations on the problem of tests/ex4 -compare_none).
+       BLAS kernel sets: PETSc's bcgs takes 39 to 43 iterations on the problem of tests/synthetic -compare_none).
 */
 #define AGREE_ITS 5
 static PetscErrorCode PrintAgreement(const char what[], PetscInt its_ref, const PetscReal ref[], PetscInt nref, PetscInt its, const PetscReal hist[], PetscInt n)

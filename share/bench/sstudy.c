@@ -89,7 +89,7 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec x, const char *type, PetscEnum bas
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-  /* divergence tolerance 1e10, as tests/ex5.c: BiCGStab's residual may grow 10^3-fold before it converges (2D convection-
+  /* divergence tolerance 1e10, as tests/cabicgstab_large_s.c: BiCGStab's residual may grow 10^3-fold before it converges (2D convection-
      diffusion, Peclet 0.5: bcgs up to 1.8e3 ||r_0||), and a rounding variant of the same iteration can pass PETSc's default
      1e4 ||r_0|| on its way; the study measures the iteration, not that threshold */
   PetscCall(KSPSetTolerances(ksp, rtol, 0.0, 1e10, max_it));

@@ -5,7 +5,7 @@
 #    problem (7-point, Dirichlet), (b) miniGMG's variable-coefficient Helmholtz problem of williams2014 (a = b = 0.9,
 #    periodic; single level, no multigrid), (c) upwind convection-diffusion (cell Peclet 1), all 64^3 with PC jacobi
 #    (right preconditioning, unpreconditioned norm, for bcgs too), on 2 MPI ranks.
-# 2. The regression matrix of the suite (tests/ex5.c) with s up to 32: the 2D and 3D Laplacian, the Helmholtz problem,
+# 2. The regression matrix of the suite (tests/cabicgstab_large_s.c) with s up to 32: the 2D and 3D Laplacian, the Helmholtz problem,
 #    convection-diffusion at cell Peclet 0.5 (2D) and 2 (3D), each with PC jacobi and bjacobi, on 1, 2 and 4 ranks, the
 #    Newton and Chebyshev bases at s = 4 .. 16, 24, 32, rtol 1e-8: iterations against bcgs's of the same run, the
 #    targets 1.2x (s <= 16) and 1.3x (s = 24, 32). MATRIX=0 skips it (the quick mode skips it unless MATRIX=1).
@@ -127,7 +127,7 @@ rm -f "$mcsv"
 {
   echo "# cabicgstab regression matrix with s up to 32: $(date '+%Y-%m-%d %H:%M:%S %Z'); $(machine)"
   echo "# command: $(rel "$0") $(rel "$prog") $*; library git $(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)"
-  echo "# the problems and PCs of tests/ex5.c, bases newton and chebyshev, s = $mslist, rtol 1e-8, PC on the right;"
+  echo "# the problems and PCs of tests/cabicgstab_large_s.c, bases newton and chebyshev, s = $mslist, rtol 1e-8, PC on the right;"
   echo "# a cell: iterations / bcgs's iterations (same problem, PC and ranks), '*' over the target (1.2 for s <= 16, 1.3 above),"
   echo "# '!' not converged or true residual > 1.01 rtol"
 } > "$mout"

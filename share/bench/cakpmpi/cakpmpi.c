@@ -7,7 +7,7 @@
      CAKPMPI_MODEL=help mpiexec -n 1 -x LD_PRELOAD=... ./app                  prints this documentation, in short
 
    It defines MPI_Allreduce, MPI_Iallreduce, ... and calls PMPI_Allreduce, ... (the MPI standard's profiling
-   interface). A program that defines one of these functions itself (tests/ex2.c and tests/ex3.c of cakrylov do, for
+   interface). A program that defines one of these functions itself (tests/ex2.c and tests/mgbottom.c of cakrylov do, for
    their own counters) keeps its own: the executable's definition wins over a preloaded one, and those calls are then
    not seen here. C bindings only; not thread-safe (MPI_THREAD_MULTIPLE programs get wrong counts).
 

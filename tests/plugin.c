@@ -63,7 +63,7 @@ int main(int argc, char **argv)
    test:
       suffix: linked
       nsize: {{1 2 4}}
-      output_file: output/ex1_linked.out
+      output_file: output/plugin_linked.out
 
    test:
       suffix: plugin_help
@@ -123,6 +123,6 @@ int main(int argc, char **argv)
       nsize: 2
       command: ${mpiexec} -n 2 ${CAKRYLOV_PYTHON} ${CAKRYLOV_DIR}/tutorials/ex2.py -dll_append ${CAKRYLOV_LIBRARY} -n 32 -cabicgstab_ksp_cabicgstab_s 8 -cabicgstab_ksp_cabicgstab_basis chebyshev
       filter: sed -E "s/, [0-9]+ ranks:/, N ranks:/"
-      output_file: output/ex1_petsc4py.out
+      output_file: output/plugin_petsc4py.out
 
 TEST*/

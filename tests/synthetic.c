@@ -332,7 +332,7 @@ int main(int argc, char **argv)
       nsize: {{1 2 4}}
       args: -check_identity -pc_synthetic_complexity 7 -vec_type {{standard mpi}}
       filter: grep -E "vector type|alpha|bitwise|synthetic|applications" | sed -E -e "s/vector type [a-z]+;/vector type standard;/"
-      output_file: output/ex4_identity.out
+      output_file: output/synthetic_identity.out
 
    # the portable path: through PETSc's Vec operations, forced for standard vectors and for a VECNEST
    test:
@@ -340,14 +340,14 @@ int main(int argc, char **argv)
       nsize: {{1 2}}
       args: -check_identity -pc_synthetic_complexity 7 -vec_type standard -cakrylov_vec_fallback
       filter: grep -E "vector type|alpha|bitwise|synthetic|applications" | sed -E -e "s/vector type [a-z]+;/vector type standard;/"
-      output_file: output/ex4_identity.out
+      output_file: output/synthetic_identity.out
 
    test:
       suffix: identity_nest
       nsize: {{1 2}}
       args: -check_identity -pc_synthetic_complexity 7 -nest
       filter: grep -E "vector type|alpha|bitwise|synthetic|applications"
-      output_file: output/ex4_identity_nest.out
+      output_file: output/synthetic_identity_nest.out
 
    # a solve with PCSYNTHETIC is a solve with PCNONE: same iterations; PETSc's types (PCNONE copies) bitwise the same history
    test:

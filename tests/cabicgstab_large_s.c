@@ -134,30 +134,30 @@ int main(int argc, char **argv)
       suffix: poisson2d
       nsize: {{1 2 4}}
       args: -problem poisson -dim 2 -n 64 -pc_type {{jacobi bjacobi}}
-      output_file: output/ex5.out
+      output_file: output/cabicgstab_large_s.out
 
    test:
       suffix: poisson3d
       nsize: {{1 2 4}}
       args: -problem poisson -dim 3 -n 24 -pc_type {{jacobi bjacobi}}
-      output_file: output/ex5.out
+      output_file: output/cabicgstab_large_s.out
 
    test:
       suffix: helmholtz
       nsize: {{1 2 4}}
       args: -problem helmholtz -dim 3 -n 24 -pc_type {{jacobi bjacobi}}
-      output_file: output/ex5.out
+      output_file: output/cabicgstab_large_s.out
 
    test:
       suffix: convdiff2d
       nsize: {{1 2 4}}
       args: -problem convdiff -dim 2 -n 64 -peclet 0.5 -pc_type {{jacobi bjacobi}}
-      output_file: output/ex5.out
+      output_file: output/cabicgstab_large_s.out
 
    test:
       suffix: convdiff3d
       nsize: {{1 2 4}}
       args: -problem convdiff -dim 3 -n 24 -peclet 2 -pc_type {{jacobi bjacobi}}
-      output_file: output/ex5.out
+      output_file: output/cabicgstab_large_s.out
 
 TEST*/

@@ -391,7 +391,7 @@ int main(int argc, char **argv)
       nsize: {{1 2 4}}
       args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm}} -mg_levels_pc_type jacobi -print_coarse
       filter: sed -E "s/KSP (cabicgstab|bcgs|bcgsm|pipebcgsm),/KSP <type>,/"
-      output_file: output/ex3_policy.out
+      output_file: output/mgbottom_policy.out
 
    test:
       suffix: policy_c
@@ -435,7 +435,7 @@ int main(int argc, char **argv)
       nsize: {{2 4}}
       args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm}} -count_reductions 3
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
-      output_file: output/ex3_reductions.out
+      output_file: output/mgbottom_reductions.out
 
    # a bottom cabicgstab with the Newton or Chebyshev basis: the spectrum estimate (GMRES, in the first bottom solve) is counted too
    test:
@@ -443,7 +443,7 @@ int main(int argc, char **argv)
       nsize: 2
       args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_cabicgstab_basis {{newton chebyshev}} -mg_coarse_ksp_cabicgstab_s 8 -count_reductions 3
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
-      output_file: output/ex3_reductions.out
+      output_file: output/mgbottom_reductions.out
 
    # a strictly diagonally dominant operator: the policy takes the Chebyshev basis on the Gershgorin interval (s = 10, one
    # reduction per bottom solve of at most 10 iterations); the counts as above
@@ -452,14 +452,14 @@ int main(int argc, char **argv)
       nsize: 4
       args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -pc_mg_bottom_agglomeration {{1 2}} -count_reductions 3 -print_report
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g" -e "s/, on (all ranks|1 of every 2 ranks [(]PCTELESCOPE[)])//"
-      output_file: output/ex3_reductions_gershgorin.out
+      output_file: output/mgbottom_reductions_gershgorin.out
 
    test:
       suffix: reductions_agglomeration
       nsize: 4
       args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs}} -pc_mg_bottom_agglomeration 2 -count_reductions 3
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
-      output_file: output/ex3_reductions.out
+      output_file: output/mgbottom_reductions.out
 
    test:
       suffix: reductions_dim3
@@ -474,7 +474,7 @@ int main(int argc, char **argv)
       nsize: 4
       args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs}} -pc_mg_bottom_agglomeration {{1 2}} -count_reductions 2 -reset
       filter: sed -E -e "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/" -e "s/KSP (cabicgstab|bcgs), PC jacobi(, s = [0-9]+, basis [a-z]+)?/KSP <policy>, PC jacobi/"
-      output_file: output/ex3_reset.out
+      output_file: output/mgbottom_reset.out
 
    # agglomeration onto fewer ranks: the same V-cycles as without it (bottom iterations and reductions differ)
    test:
@@ -482,7 +482,7 @@ int main(int argc, char **argv)
       nsize: 4
       args: -pc_mg_bottom_ksp_type cabicgstab -pc_mg_bottom_agglomeration {{1 2 4}} -print_report
       filter: grep -v -i -E "time in|iterations:|reductions" | sed -E "s/, on (all ranks|1 of every [24] ranks \\(PCTELESCOPE\\))//"
-      output_file: output/ex3_agglomeration.out
+      output_file: output/mgbottom_agglomeration.out
 
    # the deprecated option name still takes effect (the report says where the bottom solve ran; PETSc's warning filtered out)
    test:
@@ -529,7 +529,7 @@ int main(int argc, char **argv)
       nsize: 2
       command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -m 16 -n 16 -pc_type gamg -ksp_view -ksp_view_pre
       filter: grep -E "^Norm of error|Bottom-solve report" | sed -E "s/error [^ ]+ iterations [0-9]+/error (printed) iterations N/"
-      output_file: output/ex3_plugin_view.out
+      output_file: output/mgbottom_plugin_view.out
 
    test:
       suffix: plugin_view_ml
@@ -537,7 +537,7 @@ int main(int argc, char **argv)
       nsize: 2
       command: ${mpiexec} -n 2 ${CAKRYLOV_PETSC_EXAMPLES}/ex2 -dll_append ${CAKRYLOV_LIBRARY} -m 16 -n 16 -pc_type ml -ksp_view -ksp_view_pre
       filter: grep -E "^Norm of error|Bottom-solve report" | sed -E "s/error [^ ]+ iterations [0-9]+/error (printed) iterations N/"
-      output_file: output/ex3_plugin_view.out
+      output_file: output/mgbottom_plugin_view.out
 
    # PETSc's SNES ex19 with grid sequencing: PCMG rebuilds its levels inside its setup on each finer grid; first one level
    # (a smoother, -mg_levels_0_: no coarse solve, no policy), then two, whose new coarse KSP gets the policy before its setup
@@ -545,7 +545,7 @@ int main(int argc, char **argv)
       suffix: plugin_gridsequence
       command: ${CAKRYLOV_PETSC_EXAMPLES}/snes-ex19 -dll_append ${CAKRYLOV_LIBRARY} -da_grid_x 5 -da_grid_y 5 -snes_grid_sequence 1 -pc_type mg -ksp_type fgmres -pc_mg_bottom_ksp_type {{bcgs cabicgstab}} -mg_levels_0_pc_type lu -snes_converged_reason -pc_mg_bottom_report
       filter: grep -E "Nonlinear solve|^Bottom-solve report|PCMG cycles:" | sed -E -e "s/^ +//" -e "s/iterations [0-9]+/iterations N/" -e "s/bottom KSP (bcgs|cabicgstab),/bottom KSP <policy>,/" -e "s/cycles: [0-9]+, bottom solves: [1-9][0-9]{0,9}/cycles: N, bottom solves: at least one/"
-      output_file: output/ex3_plugin_gridsequence.out
+      output_file: output/mgbottom_plugin_gridsequence.out
 
    # the same on 2 ranks, three grids, with and without agglomeration: on each finer grid a new coarse KSP (and PCTELESCOPE),
    # and PCMG reset between the grids
