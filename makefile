@@ -11,6 +11,7 @@
 #                         report (QUICK=1: a few minutes, in share/bench/results/quick/); make bench-merged, bench-overlap,
 #                         bench-bottom, bench-sstudy, bench-methodmap, pmpi, pmpi-check, pmpi-demo: one of them
 #                         (share/bench/makefile says what each does)
+#   make format           apply the C style (.clang-format, PETSc's) to every source; make format-check: fail on a difference
 #   make install PREFIX=  install headers, library and cakrylov.pc
 #   make clean            remove build/ and lib/
 #
@@ -137,6 +138,13 @@ run: all $(BUILDDIR)/tutorials/ex1
 # ---- the benchmarks (make bench, bench-*, pmpi*): share/bench/makefile ----
 include $(CAKRYLOV_DIR)/share/bench/makefile
 
+# ---- formatting: PETSc's C style (.clang-format), with Debian's clang-format (apt-get install clang-format) ----
+FORMAT_SOURCES = $(shell cd $(CAKRYLOV_DIR) && git ls-files '*.c' '*.h' 2>/dev/null)
+format:
+	@cd $(CAKRYLOV_DIR) && clang-format -i $(FORMAT_SOURCES)
+format-check:
+	@cd $(CAKRYLOV_DIR) && clang-format --dry-run --Werror $(FORMAT_SOURCES) && echo "format-check: $(words $(FORMAT_SOURCES)) files formatted"
+
 # ---- install ----
 install: all
 	@mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -150,6 +158,6 @@ install: all
 clean:
 	rm -rf $(BUILDDIR) $(LIBDIR)
 
-.PHONY: all test test-portability test-petsc-latest test-petsc-examples test-petsc-examples-latest demo run install clean
+.PHONY: all test test-portability test-petsc-latest test-petsc-examples test-petsc-examples-latest demo run install clean format format-check
 
 endif # PETSc present

@@ -327,7 +327,8 @@ static PetscErrorCode CheckBuildSolution(KSP ksp, Vec b, Vec x0, Vec x)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "monitor with KSPBuildSolution(): ||b - A x|| within 1e-4 ||r_0|| of the reported norm at every iteration: %s\n", m.dev_reported <= 1e-4 * m.r0 ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "monitor with KSPBuildResidual(): its norm is that of b - A x within 1e-12 ||r_0||: %s\n", m.dev_built <= 1e-12 * m.r0 ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the last monitored true residual is the final one within 1e-10 ||r_0||: %s\n", PetscAbsReal(m.last - final) <= 1e-10 * m.r0 ? "yes" : "NO"));
-  if (m.dev_reported > 1e-4 * m.r0 || m.dev_built > 1e-12 * m.r0 || PetscAbsReal(m.last - final) > 1e-10 * m.r0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative deviations %g, %g, %g\n", (double)(m.dev_reported / m.r0), (double)(m.dev_built / m.r0), (double)(PetscAbsReal(m.last - final) / m.r0)));
+  if (m.dev_reported > 1e-4 * m.r0 || m.dev_built > 1e-12 * m.r0 || PetscAbsReal(m.last - final) > 1e-10 * m.r0)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  relative deviations %g, %g, %g\n", (double)(m.dev_reported / m.r0), (double)(m.dev_built / m.r0), (double)(PetscAbsReal(m.last - final) / m.r0)));
   PetscCall(VecDestroy(&m.x));
   PetscCall(VecDestroy(&m.r));
   PetscCall(VecDestroy(&m.t));
@@ -337,12 +338,12 @@ static PetscErrorCode CheckBuildSolution(KSP ksp, Vec b, Vec x0, Vec x)
 
 static PetscErrorCode BadSetters(KSP ksp)
 {
-  const PetscInt  bad[] = {0, 33};
+  const PetscInt  bad[]             = {0, 33};
   const PetscReal bad_spectrum[][2] = {
-    {2.0,      1.0},
-    {1.0,      1.0},
-    {(PetscReal)NAN, 1.0},
-    {0.0, (PetscReal)INFINITY}
+    {2.0,            1.0                },
+    {1.0,            1.0                },
+    {(PetscReal)NAN, 1.0                },
+    {0.0,            (PetscReal)INFINITY}
   };
 
   PetscFunctionBegin;

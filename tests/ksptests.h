@@ -127,7 +127,8 @@ static PetscErrorCode PrintAgreement(const char what[], PetscInt its_ref, const 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < PetscMin(AGREE_ITS, PetscMin(n, nref)); i++) maxdiff = PetscMax(maxdiff, PetscAbsReal(hist[i] - ref[i]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: first residual norms within 1e-6 ||r_0||: %s, iterations within 1 + 10 %%: %s\n", what, early && maxdiff <= 1e-6 * ref[0] ? "yes" : "NO", PetscAbsInt(its - its_ref) <= allowed ? "yes" : "NO"));
-  if (!early || maxdiff > 1e-6 * ref[0] || PetscAbsInt(its - its_ref) > allowed) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " against %" PetscInt_FMT " iterations, max early |difference| / ||r_0|| = %g\n", its, its_ref, early ? (double)(maxdiff / ref[0]) : -1.0));
+  if (!early || maxdiff > 1e-6 * ref[0] || PetscAbsInt(its - its_ref) > allowed)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " against %" PetscInt_FMT " iterations, max early |difference| / ||r_0|| = %g\n", its, its_ref, early ? (double)(maxdiff / ref[0]) : -1.0));
   PetscFunctionReturn(0);
 }
 
@@ -167,11 +168,11 @@ static PetscErrorCode ChangeFallback(KSP ksp, PetscBool on)
 /* The solve again with manual progression of the reductions: MPI_Test changes no data, so everything is bitwise equal */
 static PetscErrorCode CheckProgress(KSP ksp, Vec b, Vec x0, Vec x)
 {
-  const PetscReal *hist;
-  PetscReal       *ref;
-  PetscInt         nref, n, its_ref, its;
-  KSPType          type;
-  char             name[64];
+  const PetscReal     *hist;
+  PetscReal           *ref;
+  PetscInt             nref, n, its_ref, its;
+  KSPType              type;
+  char                 name[64];
   Vec                  xref;
   PetscBool            same;
   CAKrylovProgressType ptype;
@@ -221,7 +222,7 @@ static PetscErrorCode CheckProgressTests(KSP ksp)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (rank == 0) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, "ksp_view.txt", "r", &fp));
-    len = fread(text, 1, sizeof(text) - 1, fp);
+    len       = fread(text, 1, sizeof(text) - 1, fp);
     text[len] = 0;
     PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
   }
@@ -235,20 +236,20 @@ static PetscErrorCode CheckProgressTests(KSP ksp)
 /* The solve of the problem the options describe with default_type (or -ksp_type), its verdicts, and the checks asked for */
 static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks)
 {
-  DM                 da;
-  Mat                A;
-  Vec                x, b, x0;
-  KSP                ksp;
-  PC                 pc;
-  StencilProblem     problem = STENCIL_POISSON;
-  Rhs                rhs     = RHS_ONES;
-  PetscInt           dim = 2, n = 24, its, history_digits = 0, nsolves = 1;
-  PetscReal          peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
-  PetscBool          nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, scale_operator = PETSC_FALSE, iscab;
-  char               compare_type[64] = KSPBCGS;
-  KSPConvergedReason reason;
-  KSPType            type;
-  KSPNormType        normtype;
+  DM                      da;
+  Mat                     A;
+  Vec                     x, b, x0;
+  KSP                     ksp;
+  PC                      pc;
+  StencilProblem          problem = STENCIL_POISSON;
+  Rhs                     rhs     = RHS_ONES;
+  PetscInt                dim = 2, n = 24, its, history_digits = 0, nsolves = 1;
+  PetscReal               peclet = 0.5, compare = -1.0, rtol, r0, r1, xnorm;
+  PetscBool               nonzero = PETSC_FALSE, print_its = PETSC_FALSE, count = PETSC_FALSE, check_fallback = PETSC_FALSE, check_progress = PETSC_FALSE, check_progress_tests = PETSC_FALSE, scale_operator = PETSC_FALSE, iscab;
+  char                    compare_type[64] = KSPBCGS;
+  KSPConvergedReason      reason;
+  KSPType                 type;
+  KSPNormType             normtype;
   KSPCABiCGStabStatistics solve_stats;
 
   PetscFunctionBegin;
@@ -366,7 +367,8 @@ static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks
       PetscCall(PetscStrncpy(promise, final ? "1 + 2 per iteration + 1 for the last norm, all non-blocking" : "1 + 2 per iteration, all non-blocking", sizeof(promise)));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve, counted: %s: %s\n", promise, nreductions == expected && nnonblocking == expected_nonblocking ? "yes" : "NO"));
-    if (nreductions != expected || nnonblocking != expected_nonblocking) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations, expected %" PetscInt_FMT " (%" PetscInt_FMT ")\n", nreductions, nnonblocking, its, expected, expected_nonblocking));
+    if (nreductions != expected || nnonblocking != expected_nonblocking)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations, expected %" PetscInt_FMT " (%" PetscInt_FMT ")\n", nreductions, nnonblocking, its, expected, expected_nonblocking));
   }
 
   if (compare >= 0.0) { /* the same solve with PETSc's -compare_type */

@@ -20,16 +20,16 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
 /* -Laplacian + shift on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that
    PCMG's restriction, the transpose of DMDA's interpolation, matches the rediscretized coarse operators). ctx points to
    the shift, in units of 1/h^2: with a positive shift every row is strictly diagonally dominant. */
-static KSP      coarse    = NULL; /* PCMG's coarse KSP, once KSPSetUp() made it */
-static PetscInt ncomputed = 0;    /* calls of ComputeMatrix() for it after that: none, unless it is set up again */
+static KSP            coarse    = NULL; /* PCMG's coarse KSP, once KSPSetUp() made it */
+static PetscInt       ncomputed = 0;    /* calls of ComputeMatrix() for it after that: none, unless it is set up again */
 static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 {
   const PetscReal shift = *(PetscReal *)ctx;
-  DM          da;
-  PetscInt    dim, M, N, P, xs, ys, zs, xm, ym, zm;
-  PetscReal   h, scale;
-  MatStencil  row, col[7];
-  PetscScalar v[7];
+  DM              da;
+  PetscInt        dim, M, N, P, xs, ys, zs, xm, ym, zm;
+  PetscReal       h, scale;
+  MatStencil      row, col[7];
+  PetscScalar     v[7];
 
   PetscFunctionBegin;
   (void)J;
@@ -46,7 +46,9 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
         PetscBool      boundary = PETSC_FALSE;
         PetscInt       nc       = 1;
 
-        row.i = i; row.j = j; row.k = k;
+        row.i = i;
+        row.j = j;
+        row.k = k;
         for (PetscInt d = 0; d < dim; d++) boundary = (PetscBool)(boundary || idx[d] == 0 || idx[d] == size[d] - 1);
         col[0] = row;
         v[0]   = boundary ? scale : (2.0 * dim + shift) * scale; /* u = 0 on the boundary; the 2d-point Laplacian inside */
@@ -73,7 +75,7 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 /* f = h^d (1 + x) (1 + 2 y) (1 + 3 z) inside, 0 on the boundary: no symmetry that could make BiCGStab break down */
 static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
 {
-  DM        da;
+  DM           da;
   PetscInt     dim, M, xs, ys, zs, xm, ym, zm;
   PetscReal    h;
   PetscScalar *f;
@@ -142,10 +144,10 @@ static PetscErrorCode PrintBottom(PC mg)
 {
   KSP       bottom;
   PC        bpc;
-  KSPType   ktype = NULL;
-  PCType    ptype = NULL;
-  PetscInt  s     = 0;
-  PetscBool iscab = PETSC_FALSE;
+  KSPType   ktype     = NULL;
+  PCType    ptype     = NULL;
+  PetscInt  s         = 0;
+  PetscBool iscab     = PETSC_FALSE;
   char      line[256] = "";
 
   PetscFunctionBegin;
@@ -262,8 +264,8 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
   }
   counted = nreductions;
   PetscCall(PCMGGetBottomReport(pc, &report));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles, report.solves - before.solves,
-                        report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles,
+                        report.solves - before.solves, report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the PCMG applications, reported and counted by MPI: %s\n", report.mgreductions - before.mgreductions == (PetscLogDouble)counted ? "same" : "DIFFERENT"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
   /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
@@ -279,7 +281,7 @@ int main(int argc, char **argv)
   Vec              x, b;
   PCMGBottomReport report;
   PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0;
-  PetscReal        shift = 0.0;
+  PetscReal        shift      = 0.0;
   char             bottom[64] = "", code_type[64] = "";
   PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, ismg;
 

@@ -44,7 +44,7 @@ static PetscErrorCode CheckingMonitor(KSP ksp, PetscInt its, PetscReal rnorm, vo
   PetscCall(VecDuplicate(b, &t));
   PetscCall(KSPBuildSolution(ksp, NULL, &x)); /* x: the KSP's own solution vector or a vector it builds */
   PetscCall(MatMult(A, x, t));
-  PetscCall(VecAYPX(t, -1.0, b)); /* t = b - A x */
+  PetscCall(VecAYPX(t, -1.0, b));                /* t = b - A x */
   PetscCall(KSPBuildResidual(ksp, NULL, r, &r)); /* the same through the type's residual builder */
   PetscCall(VecAXPY(r, -1.0, t));
   PetscCall(VecNorm(r, NORM_2, &tnorm));
@@ -102,10 +102,10 @@ static PetscErrorCode PrintVerdict(KSP ksp, const char what[], CheckCtx *check)
 
 static PetscErrorCode TestSolve(PetscInt n)
 {
-  CheckCtx check = {0.0, 0};
-  Mat      A;
-  KSP      ksp;
-  Vec      b, x, xbuilt;
+  CheckCtx  check = {0.0, 0};
+  Mat       A;
+  KSP       ksp;
+  Vec       b, x, xbuilt;
   PetscBool same;
 
   PetscFunctionBeginUser;

@@ -43,11 +43,10 @@ static PetscErrorCode FillAwkward(Vec x, PetscInt offset)
     uint64_t       bits;
 
     if (g % 4 == 0) bits = patterns[(g / 4) % np];
-    else { /* random bits (splitmix64 of the global index): ordinary numbers of every exponent, and a few more NaNs */
-      state = (uint64_t)g + 0x9E3779B97F4A7C15ULL;
-      state = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9ULL;
-      state = (state ^ (state >> 27)) * 0x94D049BB133111EBULL;
-      bits  = state ^ (state >> 31);
+    else { /* random bits (splitmix64 of the global index): ordinary numbers of every exponent, and a few more NaNs */ state = (uint64_t)g + 0x9E3779B97F4A7C15ULL;
+      state                                                                                                                  = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      state                                                                                                                  = (state ^ (state >> 27)) * 0x94D049BB133111EBULL;
+      bits                                                                                                                   = state ^ (state >> 31);
     }
     PetscCall(PetscMemcpy(&a[i], &bits, sizeof(bits)));
   }
@@ -258,8 +257,7 @@ static PetscErrorCode CompareNone(PetscInt m)
   PetscCall(Solve(A, b, PCSYNTHETIC, type, &its[1], &hist[1], &nhist[1], &reason[1]));
   bitwise = (PetscBool)(nhist[0] == nhist[1] && !memcmp(hist[0], hist[1], (size_t)nhist[0] * sizeof(PetscReal)));
   for (PetscInt i = 0; i < PetscMin(nhist[0], nhist[1]); i++) maxrel = PetscMax(maxrel, PetscAbsReal(hist[1][i] - hist[0][i]) / PetscMax(hist[0][i], PETSC_SMALL));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: none %s, synthetic %s; same iteration count: %s; residual histories: %s\n", type, KSPConvergedReasons[reason[0]], KSPConvergedReasons[reason[1]], its[0] == its[1] ? "yes" : "NO",
-                        bitwise ? "bitwise equal" : (maxrel < 1e-6 ? "equal to 1e-6" : "DIFFER")));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: none %s, synthetic %s; same iteration count: %s; residual histories: %s\n", type, KSPConvergedReasons[reason[0]], KSPConvergedReasons[reason[1]], its[0] == its[1] ? "yes" : "NO", bitwise ? "bitwise equal" : (maxrel < 1e-6 ? "equal to 1e-6" : "DIFFER")));
   if (its[0] != its[1]) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " and %" PetscInt_FMT " iterations\n", its[0], its[1]));
   PetscCall(PetscFree(hist[0]));
   PetscCall(PetscFree(hist[1]));

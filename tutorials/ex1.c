@@ -246,8 +246,8 @@ static PetscErrorCode ComputeOperators(KSP ksp, Mat J, Mat jac, void *ctx)
     for (PetscInt j = ys; j < ys + ym; j++) {
       for (PetscInt i = xs; i < xs + xm; i++, l++) {
         const PetscInt idx[3] = {i, j, k}, stride[3] = {1, gxm, gxm * gym};
-        const PetscInt g      = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs); /* cell i in the ghosted array */
-        MatStencil     row    = {.k = k, .j = j, .i = i}, col[7];
+        const PetscInt g   = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs); /* cell i in the ghosted array */
+        MatStencil     row = {.k = k, .j = j, .i = i}, col[7];
         PetscScalar    v[7];
         PetscInt       nc = 1;
 
@@ -463,10 +463,10 @@ static PetscErrorCode Solve(AppCtx *user, KSP ksp, PetscBool verbose, PetscInt *
   PetscCall(DMDAGetInfo(da, NULL, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %" PetscInt_FMT "D, %" PetscInt_FMT "^%" PetscInt_FMT " cells, %s, %s coefficients%s: ", Problems[user->problem], user->dim, M, user->dim, BCs[user->bc], Coefficientss[user->coefficients], user->singular ? " (singular)" : ""));
   if (ismg) {
-    KSP      coarse;
-    PC       cpc;
-    KSPType  ctype;
-    PCType   cpctype;
+    KSP     coarse;
+    PC      cpc;
+    KSPType ctype;
+    PCType  cpctype;
 
     PetscCall(PCMGGetCoarseSolve(pc, &coarse));
     PetscCall(KSPGetType(coarse, &ctype));

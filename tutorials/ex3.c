@@ -70,7 +70,7 @@ int main(int argc, char **argv)
   PC                        pc;
   KSPType                   type;
   PetscInt                  dim = 3, n = -1, m = 4, nloc, N, mcols = 0, within = 0, matches = 0;
-  PetscReal                 w = 0.1, rtol, *rnorm, *bnorm;
+  PetscReal                 w       = 0.1, rtol, *rnorm, *bnorm;
   PetscBool                 compare = PETSC_TRUE;
   const KSPConvergedReason *reasons = NULL;
   KSPConvergedReason        reason;

@@ -28,19 +28,19 @@ below the table) and the fraction of the STREAM triad bandwidth of the same rank
 PETSC_EXTERN PetscErrorCode MatHYPREGetParCSR(Mat, struct hypre_ParCSRMatrix_struct **);
 #endif
 
-#define NMETHODS    9
+#define NMETHODS 9
 
 typedef struct {
   const char *name;
-  KSPType     type;     /* NULL: hypre's ParCSR BiCGSTAB */
-  PetscBool   right;    /* right preconditioning (pipelined and s-step types); left otherwise, the default */
-  const char *native;   /* the method it is compared with in the "vs" column, NULL for none */
-  PetscBool   ours;     /* the library's types skip the identity PC; PETSc's (and hypre's) copy the vector */
-  PetscInt    s;        /* cabicgstab: s (telescoping off: s steps in every outer iteration) */
-  PetscReal   spmv;     /* operator applications (SpMV) per iteration */
-  PetscReal   pcapps;   /* preconditioner applications per iteration with a PC (jacobi, synthetic); with PC none the non-ours
+  KSPType     type;   /* NULL: hypre's ParCSR BiCGSTAB */
+  PetscBool   right;  /* right preconditioning (pipelined and s-step types); left otherwise, the default */
+  const char *native; /* the method it is compared with in the "vs" column, NULL for none */
+  PetscBool   ours;   /* the library's types skip the identity PC; PETSc's (and hypre's) copy the vector */
+  PetscInt    s;      /* cabicgstab: s (telescoping off: s steps in every outer iteration) */
+  PetscReal   spmv;   /* operator applications (SpMV) per iteration */
+  PetscReal   pcapps; /* preconditioner applications per iteration with a PC (jacobi, synthetic); with PC none the non-ours
                            types copy the vector once per application instead (16 N bytes) */
-  PetscReal   vec[2];   /* vector reads+writes per iteration (8 N bytes each) besides SpMV and PC: with PC none, with a PC */
+  PetscReal   vec[2]; /* vector reads+writes per iteration (8 N bytes each) besides SpMV and PC: with PC none, with a PC */
 } Method;
 
 /* Vector counts per iteration, SpMV and PC applications excluded:
@@ -57,15 +57,15 @@ typedef struct {
      r0.r 2), 6 Axpy (3 each), 1 ScaleVector (2); its identity preconditioner copies (PC none), HYPRE_ParCSRDiagScale is the
      jacobi case (it reads the diagonal through the CSR row pointers: more bytes than the 24 N modelled). */
 static const Method methods[NMETHODS] = {
-  {"bcgs",        KSPBCGS,       PETSC_FALSE, NULL,       PETSC_FALSE, 0, 2.0,  2.0, {21, 21}            },
-  {"ibcgs",       KSPIBCGS,      PETSC_FALSE, "bcgs",     PETSC_FALSE, 0, 2.0,  2.0, {22, 22}            },
-  {"bcgsm",       KSPBCGSM,      PETSC_FALSE, "bcgs",     PETSC_TRUE,  0, 2.0,  2.0, {18, 18}            },
-  {"pipebcgs",    KSPPIPEBCGS,   PETSC_TRUE,  NULL,       PETSC_FALSE, 0, 2.0,  2.0, {56, 56}            },
-  {"pipebcgsm",   KSPPIPEBCGSM,  PETSC_TRUE,  "pipebcgs", PETSC_TRUE,  0, 2.0,  2.0, {25, 34}            },
-  {"rbicgstab",   KSPRBICGSTAB,  PETSC_TRUE,  "bcgs",     PETSC_TRUE,  0, 2.0,  2.0, {16, 21}            },
-  {"cabicgstab4", KSPCABICGSTAB, PETSC_TRUE,  "bcgs",     PETSC_TRUE,  4, 3.75, 4.0, {11.25, 11.25}      },
-  {"cabicgstab8", KSPCABICGSTAB, PETSC_TRUE,  "bcgs",     PETSC_TRUE,  8, 3.875, 4.0, {9.625, 9.625}     },
-  {"hypre",       NULL,          PETSC_TRUE,  "bcgsm",    PETSC_FALSE, 0, 2.0,  2.0, {30, 30}            },
+  {"bcgs",        KSPBCGS,       PETSC_FALSE, NULL,       PETSC_FALSE, 0, 2.0,   2.0, {21, 21}      },
+  {"ibcgs",       KSPIBCGS,      PETSC_FALSE, "bcgs",     PETSC_FALSE, 0, 2.0,   2.0, {22, 22}      },
+  {"bcgsm",       KSPBCGSM,      PETSC_FALSE, "bcgs",     PETSC_TRUE,  0, 2.0,   2.0, {18, 18}      },
+  {"pipebcgs",    KSPPIPEBCGS,   PETSC_TRUE,  NULL,       PETSC_FALSE, 0, 2.0,   2.0, {56, 56}      },
+  {"pipebcgsm",   KSPPIPEBCGSM,  PETSC_TRUE,  "pipebcgs", PETSC_TRUE,  0, 2.0,   2.0, {25, 34}      },
+  {"rbicgstab",   KSPRBICGSTAB,  PETSC_TRUE,  "bcgs",     PETSC_TRUE,  0, 2.0,   2.0, {16, 21}      },
+  {"cabicgstab4", KSPCABICGSTAB, PETSC_TRUE,  "bcgs",     PETSC_TRUE,  4, 3.75,  4.0, {11.25, 11.25}},
+  {"cabicgstab8", KSPCABICGSTAB, PETSC_TRUE,  "bcgs",     PETSC_TRUE,  8, 3.875, 4.0, {9.625, 9.625}},
+  {"hypre",       NULL,          PETSC_TRUE,  "bcgsm",    PETSC_FALSE, 0, 2.0,   2.0, {30, 30}      },
 };
 
 static const char *const PCTypes[] = {"none", "jacobi", "synthetic"};
@@ -83,11 +83,11 @@ typedef struct {
 
 static PetscErrorCode HypreBenchCreate(Mat A, Vec b, PetscInt pc, PetscInt its, HypreBench *h)
 {
-  MPI_Comm           comm = PetscObjectComm((PetscObject)A);
-  PetscInt           rstart, rend, nlocal;
-  HYPRE_BigInt      *rows;
-  HYPRE_Complex     *vals;
-  const PetscScalar *barr;
+  MPI_Comm                          comm = PetscObjectComm((PetscObject)A);
+  PetscInt                          rstart, rend, nlocal;
+  HYPRE_BigInt                     *rows;
+  HYPRE_Complex                    *vals;
+  const PetscScalar                *barr;
   struct hypre_ParCSRMatrix_struct *parcsr;
 
   PetscFunctionBegin;
@@ -228,20 +228,20 @@ static PetscErrorCode PairedRatio(PetscInt runs, PetscReal **t, PetscInt m, Pets
 
 int main(int argc, char **argv)
 {
-  MPI_Comm    comm;
-  PetscMPIInt size;
-  DM          da;
-  Mat         A;
-  Vec         b, x;
-  KSP         ksp[NMETHODS] = {NULL};
-  HypreBench  hyp           = {0};
-  PetscInt    n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS], nnames = NMETHODS;
-  PetscReal  *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv;
-  PetscReal   med[NMETHODS], rbcgs[NMETHODS], rnative[NMETHODS], rhypre[NMETHODS], bytes[NMETHODS];
-  double      gbs = 0.0;
-  PCSide      side[NMETHODS];
-  PetscBool   selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, methodsset, csvset;
-  char       *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "";
+  MPI_Comm     comm;
+  PetscMPIInt  size;
+  DM           da;
+  Mat          A;
+  Vec          b, x;
+  KSP          ksp[NMETHODS] = {NULL};
+  HypreBench   hyp           = {0};
+  PetscInt     n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS], nnames = NMETHODS;
+  PetscReal   *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv;
+  PetscReal    med[NMETHODS], rbcgs[NMETHODS], rnative[NMETHODS], rhypre[NMETHODS], bytes[NMETHODS];
+  double       gbs = 0.0;
+  PCSide       side[NMETHODS];
+  PetscBool    selected[NMETHODS] = {PETSC_FALSE}, stream   = PETSC_TRUE, methodsset, csvset;
+  char        *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "";
   const PCType pctypes[] = {PCNONE, PCJACOBI, PCSYNTHETIC};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -384,8 +384,8 @@ int main(int argc, char **argv)
     if (rnative[m] > 0) PetscCall(PetscSNPrintf(nativestr, sizeof(nativestr), "%.3f (%s)", (double)rnative[m], methods[m].native));
     wo_gbs  = (bytes[m] - methods[m].spmv * spmv) / (med[m] - methods[m].spmv * tspmv) / 1e9;
     wo_frac = stream ? 100.0 * wo_gbs / triad : 0.0;
-    PetscCall(PetscPrintf(comm, "%-11s  %-5s  %8.3f  %6.2f  %6.2f  %5s  %-17s  %4.2f  %5.2f  %-9s  %6.1f  %7.2f  %7.1f%%  %8.2f  %7.1f%%\n", methods[m].name, Sides[side[m]], (double)(1e3 * med[m]), (double)(1e3 * tmin), (double)(1e3 * tmax), bcgsstr, nativestr, (double)methods[m].spmv, (double)vecs, pcname,
-                          (double)(bytes[m] / 1e6), (double)(bytes[m] / med[m] / 1e9), (double)(stream ? 100.0 * bytes[m] / med[m] / 1e9 / triad : 0.0), (double)wo_gbs, (double)wo_frac));
+    PetscCall(PetscPrintf(comm, "%-11s  %-5s  %8.3f  %6.2f  %6.2f  %5s  %-17s  %4.2f  %5.2f  %-9s  %6.1f  %7.2f  %7.1f%%  %8.2f  %7.1f%%\n", methods[m].name, Sides[side[m]], (double)(1e3 * med[m]), (double)(1e3 * tmin), (double)(1e3 * tmax), bcgsstr, nativestr,
+                          (double)methods[m].spmv, (double)vecs, pcname, (double)(bytes[m] / 1e6), (double)(bytes[m] / med[m] / 1e9), (double)(stream ? 100.0 * bytes[m] / med[m] / 1e9 / triad : 0.0), (double)wo_gbs, (double)wo_frac));
   }
   PetscCall(PetscPrintf(comm, "\nmedian, min, max over the rounds; relative times: median over the rounds of the time relative to that method's in the same round.\n"));
   {
@@ -410,7 +410,7 @@ int main(int argc, char **argv)
     PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,its,runs,method,side,median_ms,min_ms,max_ms,vs_bcgs,vs_native,native,vs_hypre,spmv_per_it,vecs,mb_per_it,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
     if (fp) {
       for (PetscInt i = 0; i < nsel; i++) {
-        const PetscInt m = order[i];
+        const PetscInt m    = order[i];
         PetscReal      tmin = PETSC_MAX_REAL, tmax = 0.0;
 
         for (PetscInt r = 0; r < runs; r++) {

@@ -37,13 +37,13 @@ typedef struct {
 } Method;
 
 static const Method methods[NMETHODS] = {
-  {"bcgs-separate", KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
-  {"bcgs-matsolve", KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
-  {"pipebcgs-separate", KSPPIPEBCGS, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE, {56, 56}, PETSC_FALSE}, /* the paper's baseline of its pipelined block */
-  {"bcgsm",         KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_FALSE},
-  {"bcgsm-dense",   KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_TRUE}, /* the same block in the dense layout */
-  {"pipebcgsm",     KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}, PETSC_FALSE},
-  {"rbicgstab",     KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}, PETSC_FALSE},
+  {"bcgs-separate",     KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
+  {"bcgs-matsolve",     KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
+  {"pipebcgs-separate", KSPPIPEBCGS,  PETSC_TRUE,  PETSC_TRUE,  PETSC_FALSE, {56, 56}, PETSC_FALSE}, /* the paper's baseline of its pipelined block */
+  {"bcgsm",             KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_FALSE},
+  {"bcgsm-dense",       KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_TRUE }, /* the same block in the dense layout */
+  {"pipebcgsm",         KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}, PETSC_FALSE},
+  {"rbicgstab",         KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}, PETSC_FALSE},
 };
 
 static const char *const PCTypes[] = {"none", "jacobi"};
@@ -173,9 +173,10 @@ static PetscErrorCode LayoutStudy(Mat A, PetscInt m, PetscReal mbytes, PetscReal
   PetscCall(PetscRandomDestroy(&rnd));
   while (n * n * n < N) n++;
   bdense = DensePasses(m) * mbytes + 16.0 * N * m; /* the matrix once per pass; x read, y written once per column */
-  bmaij  = mbytes + 16.0 * N * m;                   /* the matrix once; the interleaved x and y contiguously */
+  bmaij  = mbytes + 16.0 * N * m;                  /* the matrix once; the interleaved x and y contiguously */
   PetscCall(PetscPrintf(comm, "m = %2" PetscInt_FMT ": dense %9.3f ms (%" PetscInt_FMT " pass%s over the matrix, %7.1f MB, %6.2f GB/s)   MAIJ %9.3f ms (1 pass, %7.1f MB, %6.2f GB/s)   %" PetscInt_FMT " x MatMult %9.3f ms   faster: %s (%.2fx)\n", m, (double)(1e3 * tdense), DensePasses(m), DensePasses(m) > 1 ? "es" : "", (double)(bdense / 1e6), (double)(bdense / tdense / 1e9), (double)(1e3 * tmaij), (double)(bmaij / 1e6), (double)(bmaij / tmaij / 1e9), m, (double)(1e3 * m * tspmv), tdense < tmaij ? "dense" : "MAIJ", (double)(tdense < tmaij ? tmaij / tdense : tdense / tmaij)));
-  if (fp) fprintf(fp, "%d,%d,%d,%d,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.4g,%.4g,%.4g,%s\n", (int)size, (int)n, (int)N, (int)m, (double)(1e3 * tdense), (double)(1e3 * tmaij), (double)(1e3 * m * tspmv), (int)DensePasses(m), (double)(bdense / 1e6), (double)(bmaij / 1e6), (double)(bdense / tdense / 1e9), (double)(bmaij / tmaij / 1e9), (double)triad, tdense < tmaij ? "dense" : "maij");
+  if (fp)
+    fprintf(fp, "%d,%d,%d,%d,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.4g,%.4g,%.4g,%s\n", (int)size, (int)n, (int)N, (int)m, (double)(1e3 * tdense), (double)(1e3 * tmaij), (double)(1e3 * m * tspmv), (int)DensePasses(m), (double)(bdense / 1e6), (double)(bmaij / 1e6), (double)(bdense / tdense / 1e9), (double)(bmaij / tmaij / 1e9), (double)triad, tdense < tmaij ? "dense" : "maij");
   PetscFunctionReturn(0);
 }
 
@@ -275,7 +276,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "method             path        median     min     max   bcgs-separate      MB     GB/s  of triad\n"));
     PetscCall(PetscPrintf(comm, "-----------------  -------  --------  ------  ------  -------------  ------  -------  --------\n"));
     for (PetscInt k = 0; k < NMETHODS; k++) {
-      PetscBool block = PETSC_FALSE;
+      PetscBool block        = PETSC_FALSE;
       char      speedstr[16] = "-";
       PetscReal tmin = PETSC_MAX_REAL, tmax = 0.0, spmv, pcbytes, bytes, speedup = -1.0;
 
@@ -291,10 +292,11 @@ int main(int argc, char **argv)
         PetscCall(PetscSNPrintf(speedstr, sizeof(speedstr), "%.3f", (double)speedup));
       }
       spmv    = block ? ((methods[k].dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
-      pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);            /* jacobi: 2 applications; none: PETSc's types copy twice */
+      pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);                                    /* jacobi: 2 applications; none: PETSc's types copy twice */
       bytes   = 2.0 * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
       PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
-      if (fp) fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
+      if (fp)
+        fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
     }
     if (selected[2] && selected[5]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[5])));
     PetscCall(PetscPrintf(comm, "\n"));

@@ -166,12 +166,12 @@ static double WorkTime(int n, int reps, const double *x, double *y, double *t)
 
 int main(int argc, char **argv)
 {
-  Options o;
-  int     rank, size, status, maxcount = 0, maxnit = 0, maxlen = 0, nsamples, len[MAXLIST];
-  double  target[MAXLIST], tred[MAXLIST], *x, *y, *sbuf, *rbuf, *t;
-  double *comm, *calc, *done; /* [msg][nit][mode][sample] */
-  char    host[MPI_MAX_PROCESSOR_NAME];
-  int     hostlen, nodesize, maxnodesize, cores, over;
+  Options  o;
+  int      rank, size, status, maxcount = 0, maxnit = 0, maxlen = 0, nsamples, len[MAXLIST];
+  double   target[MAXLIST], tred[MAXLIST], *x, *y, *sbuf, *rbuf, *t;
+  double  *comm, *calc, *done; /* [msg][nit][mode][sample] */
+  char     host[MPI_MAX_PROCESSOR_NAME];
+  int      hostlen, nodesize, maxnodesize, cores, over;
   MPI_Comm node;
 
   MPI_Init(&argc, &argv);
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
               MPI_Allreduce(sbuf, rbuf, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
               t1 = MPI_Wtime();
               for (int c = 0; c < nit; c++) WorkChunk(c, nit, n, a, x, y);
-              t2 = MPI_Wtime();
+              t2       = MPI_Wtime();
               comm[at] = t1 - t0;
               calc[at] = t2 - t1;
               break;
@@ -315,7 +315,7 @@ int main(int argc, char **argv)
               }
               t2 = MPI_Wtime();
               MPI_Wait(&req, MPI_STATUS_IGNORE);
-              t3 = MPI_Wtime();
+              t3       = MPI_Wtime();
               comm[at] = (t1 - t0) + (t3 - t2);
               calc[at] = t2 - t1;
               /* the test that found the reduction complete, as a fraction of the work (2: not during the work) */
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
 
   /* Maximum over the ranks per repetition, then medians on rank 0 */
   {
-    const size_t ntot = (size_t)o.nmsg * o.nnit * NMODES * nsamples;
+    const size_t ntot  = (size_t)o.nmsg * o.nnit * NMODES * nsamples;
     const size_t chunk = 1 << 20;
 
     for (size_t off = 0; off < ntot; off += chunk) {
@@ -353,8 +353,7 @@ int main(int argc, char **argv)
     if (o.csv[0]) {
       csv = fopen(o.csv, o.append ? "a" : "w");
       if (!csv) fprintf(stderr, "overlap: cannot write %s\n", o.csv);
-      else if (!o.append)
-        fprintf(csv, "ranks,oversubscribed,msg_bytes,n_it,work_entries,reps,rounds,reduction_alone_us,work_alone_us,m1_comm_us,m1_calc_us,m2_comm_us,m2_calc_us,m3_comm_us,m3_calc_us,gamma2,gamma3,m3_done_fraction\n");
+      else if (!o.append) fprintf(csv, "ranks,oversubscribed,msg_bytes,n_it,work_entries,reps,rounds,reduction_alone_us,work_alone_us,m1_comm_us,m1_calc_us,m2_comm_us,m2_calc_us,m3_comm_us,m3_calc_us,gamma2,gamma3,m3_done_fraction\n");
     }
     printf("Overlap benchmark (Krasnopolsky, Appendix C): %d ranks on %s, %d reps x %d rounds per case, median of the per-repetition maximum over ranks\n", size, host, o.reps, o.rounds);
     if (over) printf("WARNING: OVERSUBSCRIBED, up to %d ranks on a node with %d cores: ranks wait for the OS scheduler, the times measure it as much as MPI\n", maxnodesize, cores);
@@ -388,8 +387,7 @@ int main(int argc, char **argv)
     }
     printf("\nsummary, %d ranks%s:\n", size, over ? " (OVERSUBSCRIBED: scheduler noise, not the MPI library's overlap)" : "");
     for (int m = 0; m < o.nmsg; m++)
-      printf("  %5d B: #2 (no progression) gamma %.2f on average over N_it; #3 (MPI_Test) best gamma %.2f at N_it = %d: %s\n", o.msg[m], g2mean[m], best3[m], (int)best3nit[m],
-             best3[m] < 0.5 ? "most of the reduction hidden, hiding pays" : (best3[m] < 0.9 ? "partly hidden" : "not hidden"));
+      printf("  %5d B: #2 (no progression) gamma %.2f on average over N_it; #3 (MPI_Test) best gamma %.2f at N_it = %d: %s\n", o.msg[m], g2mean[m], best3[m], (int)best3nit[m], best3[m] < 0.5 ? "most of the reduction hidden, hiding pays" : (best3[m] < 0.9 ? "partly hidden" : "not hidden"));
     if (csv) fclose(csv);
   }
   free(comm);

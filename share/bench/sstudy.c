@@ -38,8 +38,8 @@ static PetscErrorCode CabView(KSP ksp)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
   PetscMPIInt rank;
-  char       *buf  = NULL, *line, *save = NULL;
-  size_t      len  = 0;
+  char       *buf = NULL, *line, *save = NULL;
+  size_t      len = 0;
   FILE       *fp;
   PetscViewer viewer;
   PetscBool   in = PETSC_FALSE;
@@ -107,7 +107,7 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec x, const char *type, PetscEnum bas
   PetscCall(KSPSetUp(ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(PetscTime(&toc));
-  counting = PETSC_FALSE;
+  counting  = PETSC_FALSE;
   res->time = toc - tic;
   res->nred = nreductions;
   PetscCall(KSPGetIterationNumber(ksp, &res->its));
@@ -119,8 +119,8 @@ static PetscErrorCode Solve(Mat A, Vec b, Vec x, const char *type, PetscEnum bas
   PetscCall(VecNorm(r, NORM_2, &t1));
   PetscCall(VecNorm(b, NORM_2, &bnorm));
   PetscCall(VecDestroy(&r));
-  res->truerel  = t1 / bnorm;
-  res->rnormrel = rnorm / bnorm;
+  res->truerel     = t1 / bnorm;
+  res->rnormrel    = rnorm / bnorm;
   res->stats.outer = -1;
   if (iscab) PetscCall(KSPCABiCGStabGetStatistics(ksp, &res->stats));
   if (iscab && view) PetscCall(CabView(ksp));
@@ -143,11 +143,11 @@ static PetscErrorCode PrintRow(FILE *csv, const char *problem, PetscInt n, Petsc
   if (size > 1) PetscCall(PetscSNPrintf(red, sizeof(red), "%" PetscInt_FMT, res->nred));
   if (ref && ref->its > 0) PetscCall(PetscSNPrintf(ratio, sizeof(ratio), "%.2f", (double)res->its / (double)ref->its));
   /* a claim of convergence whose true residual misses the tolerance by more than 10x is flagged */
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3" PetscInt_FMT " %6" PetscInt_FMT " %6s %-24s %-3s %10.2e %10.2e %7s %7s %5s %5s %5s %8.2f%s\n", problem, method, basis, s, res->its, ratio, KSPConvergedReasons[res->reason], claimed ? "yes" : "no", (double)res->truerel, (double)res->rnormrel, outer, red, ends,
-                        repl, smin, (double)res->time, claimed && res->truerel > 10 * rtol ? "  <- claimed, true residual > 10 rtol" : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3" PetscInt_FMT " %6" PetscInt_FMT " %6s %-24s %-3s %10.2e %10.2e %7s %7s %5s %5s %5s %8.2f%s\n", problem, method, basis, s, res->its, ratio, KSPConvergedReasons[res->reason], claimed ? "yes" : "no",
+                        (double)res->truerel, (double)res->rnormrel, outer, red, ends, repl, smin, (double)res->time, claimed && res->truerel > 10 * rtol ? "  <- claimed, true residual > 10 rtol" : ""));
   if (csv)
-    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%d,%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.6e,%.6e,%s,%s,%.4f,%g,%s,%s,%s,%s\n", problem, n, (int)size, method, basis, s, res->its, KSPConvergedReasons[res->reason], (int)claimed, (double)res->truerel, (double)res->rnormrel, iscab ? outer : "",
-                           size > 1 ? red : "", (double)res->time, (double)rtol, pctype, iscab ? ends : "", iscab ? repl : "", iscab ? smin : ""));
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "%s,%" PetscInt_FMT ",%d,%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%d,%.6e,%.6e,%s,%s,%.4f,%g,%s,%s,%s,%s\n", problem, n, (int)size, method, basis, s, res->its, KSPConvergedReasons[res->reason], (int)claimed,
+                           (double)res->truerel, (double)res->rnormrel, iscab ? outer : "", size > 1 ? red : "", (double)res->time, (double)rtol, pctype, iscab ? ends : "", iscab ? repl : "", iscab ? smin : ""));
   PetscFunctionReturn(0);
 }
 
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
   PetscReal   peclet = 1.0, max_it_factor = 4.0, rtol = 1e-10;
   const char *deflt[3] = {"monomial", "newton", "chebyshev"};
   char       *given[8] = {NULL}, csvname[PETSC_MAX_PATH_LEN] = "";
-  PetscInt    view_s = -1;
+  PetscInt    view_s     = -1;
   char        pctype[64] = PCJACOBI;
   PetscBool   csv_append = PETSC_FALSE, view = PETSC_FALSE, flg;
   PetscMPIInt size;
@@ -209,8 +209,7 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecDuplicate(b, &x));
   if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(da, A, b));
-  else { /* b = 1 */
-    PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
+  else { /* b = 1 */ PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
     PetscCall(VecSet(b, 1.0));
   }
 

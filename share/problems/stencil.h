@@ -42,9 +42,11 @@ static inline PetscErrorCode AssembleStencilOperator(DM da, StencilProblem probl
     for (PetscInt j = ys; j < ys + ym; j++) {
       for (PetscInt i = xs; i < xs + xm; i++) {
         const PetscInt idx[3] = {i, j, k}, size[3] = {M, N, P};
-        PetscInt       nc     = 1;
+        PetscInt       nc = 1;
 
-        row.i = i; row.j = j; row.k = k;
+        row.i  = i;
+        row.j  = j;
+        row.k  = k;
         col[0] = row;
         v[0]   = problem == STENCIL_SKEW ? 0.0 : 2.0 * dim;
         for (PetscInt d = 0; d < dim; d++) {
@@ -128,10 +130,10 @@ static inline PetscErrorCode AssembleHelmholtz(DM da, Mat A, Vec rhs)
     for (PetscInt j = ys; j < ys + ym; j++) {
       for (PetscInt i = xs; i < xs + xm; i++) {
         const PetscInt idx[3] = {i, j, k}, stride[3] = {1, gxm, gxm * gym};
-        const PetscInt g      = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs);
-        MatStencil     row    = {.k = k, .j = j, .i = i}, col[7];
+        const PetscInt g   = (i - gxs) + stride[1] * (j - gys) + stride[2] * (k - gzs);
+        MatStencil     row = {.k = k, .j = j, .i = i}, col[7];
         PetscScalar    v[7];
-        PetscReal      c = 1.0;
+        PetscReal      c  = 1.0;
         PetscInt       nc = 1;
 
         for (PetscInt d = 0; d < dim; d++) c *= PetscCosReal(2 * PETSC_PI * (idx[d] + 0.5) / M);

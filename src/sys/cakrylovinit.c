@@ -51,7 +51,7 @@ PetscErrorCode CAKrylovInitializePackage(void)
 
 /* Called by PETSc when the library is loaded with -dll_append / -dll_prepend. */
 CAKRYLOV_EXTERN PetscErrorCode PetscDLLibraryRegister_cakrylov(void);
-PetscErrorCode PetscDLLibraryRegister_cakrylov(void)
+PetscErrorCode                 PetscDLLibraryRegister_cakrylov(void)
 {
   PetscFunctionBegin;
   PetscCall(CAKrylovInitializePackage());

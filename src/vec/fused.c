@@ -96,8 +96,8 @@ static inline PetscScalar ChunkDot(PetscInt n, const PetscScalar *x, const Petsc
 /* The fallback: the same group through PETSc's Vec operations */
 static PetscErrorCode CAKrylovVecFusedFallback(PetscInt nu, const CAKrylovVecUpdate u[], PetscInt nd, const Vec dx[], const Vec dy[], PetscScalar dot[])
 {
-  Vec      vec[CAKRYLOV_VEC_FUSED_MAX], loc[CAKRYLOV_VEC_FUSED_MAX];
-  PetscInt nv = 0, ix[CAKRYLOV_VEC_MAX_DOTS], iy[CAKRYLOV_VEC_MAX_DOTS];
+  Vec       vec[CAKRYLOV_VEC_FUSED_MAX], loc[CAKRYLOV_VEC_FUSED_MAX];
+  PetscInt  nv = 0, ix[CAKRYLOV_VEC_MAX_DOTS], iy[CAKRYLOV_VEC_MAX_DOTS];
   PetscBool unused[CAKRYLOV_VEC_FUSED_MAX];
 
   PetscFunctionBegin;
@@ -267,7 +267,7 @@ static inline void SpanDot(PetscInt n, PetscScalar *s, const PetscScalar *x, con
 /* Row `off` of update u on the np columns pos[] (coefficients a[c][j], b[j]), in ChunkUpdate()'s order */
 static inline void RowUpdateSome(const CAKrylovVecBlockUpdate *u, PetscInt off, PetscInt np, const PetscInt *pos)
 {
-  PetscScalar *PETSC_RESTRICT y = u->y + off;
+  PetscScalar *PETSC_RESTRICT       y  = u->y + off;
   const PetscScalar *PETSC_RESTRICT x0 = u->x[0] + off, *x1 = u->nx > 1 ? u->x[1] + off : NULL, *x2 = u->nx > 2 ? u->x[2] + off : NULL;
 
   for (PetscInt t = 0; t < np; t++) {
@@ -298,8 +298,8 @@ static inline void RowUpdateSome(const CAKrylovVecBlockUpdate *u, PetscInt off, 
 */
 PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt np, const PetscInt pos[], PetscInt nu, const CAKrylovVecBlockUpdate u[], PetscInt nd, const PetscScalar *const dx[], const PetscScalar *const dy[], PetscScalar work[], PetscScalar dot[])
 {
-  const PetscInt rows = CAKrylovVecInterleavedRows(m), span = rows * m; /* the rows of one update block, its entries */
-  PetscScalar   *sums = work, *coef = work + 4 * CAKRYLOV_VEC_MAX_DOTS * m;  /* sums[(4 d + r) m + j]; coef[(4 k + c) span + e]: a[c] (c < 3), b (c = 3) */
+  const PetscInt rows = CAKrylovVecInterleavedRows(m), span = rows * m;     /* the rows of one update block, its entries */
+  PetscScalar   *sums = work, *coef = work + 4 * CAKRYLOV_VEC_MAX_DOTS * m; /* sums[(4 d + r) m + j]; coef[(4 k + c) span + e]: a[c] (c < 3), b (c = 3) */
   PetscLogDouble flops = 0.0;
 
   PetscFunctionBegin;
@@ -319,7 +319,7 @@ PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt 
     for (PetscInt t = 0; t < np; t++) dot[d * m + (pos ? pos[t] : t)] = 0.0;
   for (PetscInt start = 0; start < nrows; start += CAKRYLOV_VEC_CHUNK) {
     const PetscInt len = PetscMin(CAKRYLOV_VEC_CHUNK, nrows - start), len4 = len - len % 4;
-    PetscInt       i   = 0;
+    PetscInt       i = 0;
 
     PetscCall(PetscArrayzero(sums, 4 * nd * m));
     while (!pos && i < len4) { /* a block of `rows` rows (or of 4 at the end of the chunk): 4 m contiguous entries per 4 rows */
@@ -343,7 +343,7 @@ PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt 
       }
       for (PetscInt d = 0; d < nd; d++) {
         PetscScalar *PETSC_RESTRICT sd = sums + (4 * d + lane) * m;
-        const PetscScalar *x = dx[d] + off, *y = dy[d] + off;
+        const PetscScalar          *x = dx[d] + off, *y = dy[d] + off;
 
         if (pos)
           for (PetscInt t = 0; t < np; t++) sd[pos[t]] += x[pos[t]] * PetscConj(y[pos[t]]);

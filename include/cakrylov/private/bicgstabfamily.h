@@ -13,14 +13,14 @@
 /* The fused passes of one flush of the interleaved layout that share their vectors (and their place in their columns'
    sequence of passes): one CAKrylovVecFusedInterleaved() on the np columns pos[] */
 typedef struct {
-  PetscInt      seq;                                /* the pass is its columns' seq-th since the last flush */
-  PetscInt      nu, nd;                             /* updates and dots */
+  PetscInt      seq;                                                                                       /* the pass is its columns' seq-th since the last flush */
+  PetscInt      nu, nd;                                                                                    /* updates and dots */
   PetscInt      y[CAKRYLOV_VEC_MAX_UPDATES], nx[CAKRYLOV_VEC_MAX_UPDATES], x[CAKRYLOV_VEC_MAX_UPDATES][3]; /* blocks */
-  PetscBool     readsy[CAKRYLOV_VEC_MAX_UPDATES];   /* the update has b != 0 */
+  PetscBool     readsy[CAKRYLOV_VEC_MAX_UPDATES];                                                          /* the update has b != 0 */
   PetscInt      dx[CAKRYLOV_VEC_MAX_DOTS], dy[CAKRYLOV_VEC_MAX_DOTS];
-  PetscInt      np, *pos;                           /* the columns (m entries allocated) */
-  PetscScalar **dot;                                /* where each column's nd dots go */
-  PetscScalar  *coef;                               /* coef[(4 k + c) m + j]: a[c] (c < 3) and b (c = 3) of update k in column j */
+  PetscInt      np, *pos; /* the columns (m entries allocated) */
+  PetscScalar **dot;      /* where each column's nd dots go */
+  PetscScalar  *coef;     /* coef[(4 k + c) m + j]: a[c] (c < 3) and b (c = 3) of update k in column j */
 } KSP_BiCGStabBlockGroup;
 
 #define KSP_BICGSTABBLOCK_MAXGROUPS 8
@@ -35,49 +35,49 @@ typedef struct {
        are recorded and run as one pass over the rows each before their results are read; x and b have
        interleaved blocks of their own (nblocks and nblocks + 1), copied from X and B and back. */
 typedef struct {
-  CAKrylovMatSolveLayout layout;           /* as asked (-ksp_<type>_matsolve_layout) */
-  PetscBool           interleaved;         /* the layout of the present work blocks */
-  PetscInt            m, nloc, N, nblocks; /* layout of the work blocks (0: none) */
-  PetscScalar        *work;                /* nblocks blocks of nloc x m (interleaved: nblocks + 2, with x and b) */
-  Mat                 Am;                  /* interleaved: MatCreateMAIJ(A, m), kept with A's nonzero state */
-  Vec                 vin, vout;           /* interleaved: Vecs of Am's layout placed on blocks for MatMult() */
-  Vec                 diag;                /* interleaved with PCJACOBI: M^{-1}'s diagonal */
-  Vec                 msol, mrhs;          /* x and b of the column a monitor sees (KSPBlockMonitor_BiCGStabFamily()) */
+  CAKrylovMatSolveLayout layout;                             /* as asked (-ksp_<type>_matsolve_layout) */
+  PetscBool              interleaved;                        /* the layout of the present work blocks */
+  PetscInt               m, nloc, N, nblocks;                /* layout of the work blocks (0: none) */
+  PetscScalar           *work;                               /* nblocks blocks of nloc x m (interleaved: nblocks + 2, with x and b) */
+  Mat                    Am;                                 /* interleaved: MatCreateMAIJ(A, m), kept with A's nonzero state */
+  Vec                    vin, vout;                          /* interleaved: Vecs of Am's layout placed on blocks for MatMult() */
+  Vec                    diag;                               /* interleaved with PCJACOBI: M^{-1}'s diagonal */
+  Vec                    msol, mrhs;                         /* x and b of the column a monitor sees (KSPBlockMonitor_BiCGStabFamily()) */
   KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */
-  PetscInt            ngroups;
-  PetscInt           *seq;                 /* interleaved, per column: passes recorded since the last flush */
-  PetscScalar        *gdot, *gwork;        /* interleaved: the dots of one group (8 m) and the kernel's work */
-  Vec                *wrap;                /* nblocks + 2 wrappers: a slot of each block, then a column of X and of B */
-  Mat                *alias;               /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
-  Mat                *cache;               /* dense: (m + 1) nblocks views, built when first needed, kept with their products */
-  PetscInt            na;                  /* columns of the current views */
-  PetscInt            nprod, prodin[5], prodout[5]; /* products alias[out] = A alias[in] (MatProductNumeric()) on every view */
-  Mat                 A;                   /* the operator of the products, and its nonzero state when they were built */
-  PetscObjectState    Astate;
-  PetscInt            mcol;                /* per-column arrays hold this many columns */
-  PetscInt           *slot2col;            /* the column of B and X in each active slot */
-  PetscBool          *live;                /* the slot's column is still iterating in this iteration */
-  KSPConvergedReason *reason;              /* per column: how it ended */
-  PetscInt           *its;                 /* per column: iterations */
-  PetscReal          *rnorm0, *ttol, *bnorm; /* per column: the default test's reference norm, tolerance, ||b|| (nonzero guess) */
-  PetscScalar        *rho, *alpha, *omega, *beta; /* per column: the recurrence coefficients */
-  PetscBool          *restart;             /* per column, pipebcgsm: the first iteration after the start (no old directions) */
-  PetscScalar        *rr;                  /* per column, rbicgstab: the local (r, r) of the last pass, summed with the next reduction */
-  PetscScalar        *dots;                /* packed local dots of one reduction point (5 m) */
-  PetscInt            nmatsolves;          /* block solves over all KSPMatSolve() calls (batches count one each) */
-  PetscInt            last_m, last_its, last_reductions; /* the last block solve (last batch) */
-  PetscBool           last_block;          /* it ran as a block (PETSC_FALSE: the column-by-column fallback) */
+  PetscInt               ngroups;
+  PetscInt              *seq;                          /* interleaved, per column: passes recorded since the last flush */
+  PetscScalar           *gdot, *gwork;                 /* interleaved: the dots of one group (8 m) and the kernel's work */
+  Vec                   *wrap;                         /* nblocks + 2 wrappers: a slot of each block, then a column of X and of B */
+  Mat                   *alias;                        /* nblocks MATDENSE views of the leading na columns of each block: &cache[na nblocks] */
+  Mat                   *cache;                        /* dense: (m + 1) nblocks views, built when first needed, kept with their products */
+  PetscInt               na;                           /* columns of the current views */
+  PetscInt               nprod, prodin[5], prodout[5]; /* products alias[out] = A alias[in] (MatProductNumeric()) on every view */
+  Mat                    A;                            /* the operator of the products, and its nonzero state when they were built */
+  PetscObjectState       Astate;
+  PetscInt               mcol;                              /* per-column arrays hold this many columns */
+  PetscInt              *slot2col;                          /* the column of B and X in each active slot */
+  PetscBool             *live;                              /* the slot's column is still iterating in this iteration */
+  KSPConvergedReason    *reason;                            /* per column: how it ended */
+  PetscInt              *its;                               /* per column: iterations */
+  PetscReal             *rnorm0, *ttol, *bnorm;             /* per column: the default test's reference norm, tolerance, ||b|| (nonzero guess) */
+  PetscScalar           *rho, *alpha, *omega, *beta;        /* per column: the recurrence coefficients */
+  PetscBool             *restart;                           /* per column, pipebcgsm: the first iteration after the start (no old directions) */
+  PetscScalar           *rr;                                /* per column, rbicgstab: the local (r, r) of the last pass, summed with the next reduction */
+  PetscScalar           *dots;                              /* packed local dots of one reduction point (5 m) */
+  PetscInt               nmatsolves;                        /* block solves over all KSPMatSolve() calls (batches count one each) */
+  PetscInt               last_m, last_its, last_reductions; /* the last block solve (last batch) */
+  PetscBool              last_block;                        /* it ran as a block (PETSC_FALSE: the column-by-column fallback) */
 } KSP_BiCGStabBlock;
 
 #define KSP_BICGSTABBLOCK_MAXWORK 15 /* work vectors of the family's iterations, at most */
 
 /* What the phases of one block solve (a type's KSPMatSolve()) share */
 typedef struct {
-  PetscInt           h[KSP_BICGSTABBLOCK_MAXWORK];     /* the block holding work vector i (with the identity PC the preconditioned vectors are the plain ones) */
-  Vec                w[KSP_BICGSTABBLOCK_MAXWORK + 2]; /* wrappers on the current column's slot of block h[i]; w[nwork]: x, w[nwork + 1]: b */
+  PetscInt           h[KSP_BICGSTABBLOCK_MAXWORK];           /* the block holding work vector i (with the identity PC the preconditioned vectors are the plain ones) */
+  Vec                w[KSP_BICGSTABBLOCK_MAXWORK + 2];       /* wrappers on the current column's slot of block h[i]; w[nwork]: x, w[nwork + 1]: b */
   PetscInt           nkeep, keep[KSP_BICGSTABBLOCK_MAXWORK]; /* the blocks a column carries from one iteration to the next */
-  const PetscScalar *ba;      /* B's array and leading dimension */
-  PetscScalar       *xa;      /* X's */
+  const PetscScalar *ba;                                     /* B's array and leading dimension */
+  PetscScalar       *xa;                                     /* X's */
   PetscInt           ldb, ldx;
   PetscInt           na;      /* active columns: the first na slots */
   PetscInt           k;       /* the block's iteration */
@@ -88,12 +88,12 @@ typedef struct {
 } KSP_BiCGStabBlockSolve;
 
 typedef struct {
-  PetscInt            nwork;          /* work vectors of the iteration */
-  PetscBool           identity;       /* the last solve ran with the identity preconditioner: M^{-1} is neither applied nor copied */
-  PetscBool           fallback;       /* the fused kernels of this solver take the portable path (-[prefix]cakrylov_vec_fallback) */
-  PetscBool           right;          /* bcgsm: the last solve kept p^ = M^{-1} p and s^ = M^{-1} s (right preconditioning, PC not the identity) */
-  PetscInt            replace_period; /* pipebcgsm: residual replacement every this many iterations (0: never) */
-  CAKrylovKSPProgress progress;       /* rbicgstab, pipebcgsm: progression of the reductions in flight */
+  PetscInt            nwork;                      /* work vectors of the iteration */
+  PetscBool           identity;                   /* the last solve ran with the identity preconditioner: M^{-1} is neither applied nor copied */
+  PetscBool           fallback;                   /* the fused kernels of this solver take the portable path (-[prefix]cakrylov_vec_fallback) */
+  PetscBool           right;                      /* bcgsm: the last solve kept p^ = M^{-1} p and s^ = M^{-1} s (right preconditioning, PC not the identity) */
+  PetscInt            replace_period;             /* pipebcgsm: residual replacement every this many iterations (0: never) */
+  CAKrylovKSPProgress progress;                   /* rbicgstab, pipebcgsm: progression of the reductions in flight */
   PetscInt            nsolves, nits, nreductions; /* statistics over all solves (KSPView()) */
   PetscInt            npc;                        /* rbicgstab: preconditioner applications over all solves */
   PetscInt            nreplacements;              /* pipebcgsm: residual replacements over all solves */

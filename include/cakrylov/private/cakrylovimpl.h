@@ -37,7 +37,7 @@ typedef struct {
   Vec                  jacobi;                                /* PCJACOBI's diagonal, for its chunked application */
   Mat                  jacobi_mat;
   PetscObjectState     jacobi_state;
-  VecScatter           halo;                                  /* MPIAIJ's halo exchange, for the chunked SpMV */
+  VecScatter           halo; /* MPIAIJ's halo exchange, for the chunked SpMV */
   Vec                  ghost;
   Mat                  halo_mat;
   PetscObjectState     halo_state;

@@ -121,13 +121,46 @@
 
 /* ---------------------------------------------------------------- counters ---------------------------------------- */
 enum {
-  F_ALLREDUCE, F_ALLREDUCE_BYTES, F_IALLREDUCE, F_IALLREDUCE_BYTES, F_REDUCTIONS, F_REDUCE, F_REDUCE_BYTES, F_BCAST,
-  F_BCAST_BYTES, F_BARRIER, F_ALLGATHER, F_ALLTOALL, F_GATHER, F_SCATTER, F_REDUCE_SCATTER, F_SCAN, F_NEIGHBOR, F_ICOLL,
-  F_SEND, F_SEND_BYTES, F_RECV, F_RECV_BYTES, F_STARTS, F_TEST, F_WAIT, F_SIM_REDUCTIONS, F_SIM_MODEL_S, F_SIM_DELAY_S,
-  F_SIM_HALO, F_SIM_HALO_DELAY_S, F_ELAPSED_S, NFIELDS
+  F_ALLREDUCE,
+  F_ALLREDUCE_BYTES,
+  F_IALLREDUCE,
+  F_IALLREDUCE_BYTES,
+  F_REDUCTIONS,
+  F_REDUCE,
+  F_REDUCE_BYTES,
+  F_BCAST,
+  F_BCAST_BYTES,
+  F_BARRIER,
+  F_ALLGATHER,
+  F_ALLTOALL,
+  F_GATHER,
+  F_SCATTER,
+  F_REDUCE_SCATTER,
+  F_SCAN,
+  F_NEIGHBOR,
+  F_ICOLL,
+  F_SEND,
+  F_SEND_BYTES,
+  F_RECV,
+  F_RECV_BYTES,
+  F_STARTS,
+  F_TEST,
+  F_WAIT,
+  F_SIM_REDUCTIONS,
+  F_SIM_MODEL_S,
+  F_SIM_DELAY_S,
+  F_SIM_HALO,
+  F_SIM_HALO_DELAY_S,
+  F_ELAPSED_S,
+  NFIELDS
 };
-static const char *const fieldname[NFIELDS] = {"allreduce", "allreduce_bytes", "iallreduce", "iallreduce_bytes", "reductions", "reduce", "reduce_bytes", "bcast", "bcast_bytes", "barrier", "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "scan", "neighbor", "icoll", "p2p_send", "p2p_send_bytes", "p2p_recv", "p2p_recv_bytes", "p2p_starts", "test", "wait", "sim_reductions", "sim_model_s", "sim_delay_s", "sim_halo", "sim_halo_delay_s", "elapsed_s"};
-static int isseconds(int f) { return f == F_SIM_MODEL_S || f == F_SIM_DELAY_S || f == F_SIM_HALO_DELAY_S || f == F_ELAPSED_S; }
+static const char *const fieldname[NFIELDS] = {"allreduce",   "allreduce_bytes", "iallreduce", "iallreduce_bytes", "reductions", "reduce",   "reduce_bytes",   "bcast",    "bcast_bytes",    "barrier",    "allgather", "alltoall", "gather",
+                                               "scatter",     "reduce_scatter",  "scan",       "neighbor",         "icoll",      "p2p_send", "p2p_send_bytes", "p2p_recv", "p2p_recv_bytes", "p2p_starts", "test",      "wait",     "sim_reductions",
+                                               "sim_model_s", "sim_delay_s",     "sim_halo",   "sim_halo_delay_s", "elapsed_s"};
+static int               isseconds(int f)
+{
+  return f == F_SIM_MODEL_S || f == F_SIM_DELAY_S || f == F_SIM_HALO_DELAY_S || f == F_ELAPSED_S;
+}
 
 static double ctr[NFIELDS]; /* doubles: exact for counts below 2^53, and one PMPI_Gather moves them all */
 static int    counting = 1, initialized, world_rank, world_size;
@@ -158,9 +191,21 @@ static int Parallel(MPI_Comm comm) /* a communicator of more than one rank (inte
 }
 
 /* ---------------------------------------------------------------- the model --------------------------------------- */
-enum { MODEL_NONE, MODEL_KRASNOPOLSKY, MODEL_HOCKNEY };
-enum { PROGRESS_ASYNC, PROGRESS_NONE, PROGRESS_ANYCALL };
-enum { HALO_NONE, HALO_CONST, HALO_KRASNOPOLSKY };
+enum {
+  MODEL_NONE,
+  MODEL_KRASNOPOLSKY,
+  MODEL_HOCKNEY
+};
+enum {
+  PROGRESS_ASYNC,
+  PROGRESS_NONE,
+  PROGRESS_ANYCALL
+};
+enum {
+  HALO_NONE,
+  HALO_CONST,
+  HALO_KRASNOPOLSKY
+};
 static const char *const modelname[]    = {"none", "krasnopolsky", "hockney"};
 static const char *const progressname[] = {"async", "none", "anycall"};
 
@@ -236,7 +281,10 @@ static void SpinUntil(double t, int f)
 /* A simulated request: the user's handle IS the real request, which is kept alive (tested with
    PMPI_Request_get_status, never freed) until the simulated completion, so that its value cannot be reused by the MPI
    library meanwhile. */
-enum { SIM_REDUCTION, SIM_HALO };
+enum {
+  SIM_REDUCTION,
+  SIM_HALO
+};
 typedef struct {
   MPI_Request h;
   int         kind, real_done, R, k; /* no progress: R rounds of d seconds; round k (1..R) started at round_start */
@@ -262,7 +310,7 @@ static void SimAdd(MPI_Request h, int kind, double t_start, double T, int R)
     Sim *n = realloc(sims, sizeof(Sim) * (capsims ? 2 * capsims : 16));
 
     if (!n) return; /* out of memory: the operation is simply not delayed */
-    sims = n;
+    sims    = n;
     capsims = capsims ? 2 * capsims : 16;
   }
   s              = &sims[nsims++];
@@ -276,9 +324,15 @@ static void SimAdd(MPI_Request h, int kind, double t_start, double T, int R)
   s->round_start = t_start;
 }
 
-static void SimRemove(Sim *s) { *s = sims[--nsims]; }
+static void SimRemove(Sim *s)
+{
+  *s = sims[--nsims];
+}
 
-static int Rounded(const Sim *s) { return s->kind == SIM_REDUCTION && cfg.progress != PROGRESS_ASYNC; }
+static int Rounded(const Sim *s)
+{
+  return s->kind == SIM_REDUCTION && cfg.progress != PROGRESS_ASYNC;
+}
 
 /* One MPI call on the request at time now: with manual progression it may start the next round */
 static void SimAdvance(Sim *s, double now)
@@ -324,7 +378,7 @@ static int SimFinish(MPI_Request *req, MPI_Status *status, double t_ready)
   Sim *s    = SimFind(*req);
   int  kind = s->kind, rc;
 
-  rc = PMPI_Wait(&s->h, status); /* s->h: now MPI_REQUEST_NULL, or the inactive persistent request */
+  rc = PMPI_Wait(&s->h, status);                                             /* s->h: now MPI_REQUEST_NULL, or the inactive persistent request */
   SpinUntil(t_ready, kind == SIM_HALO ? F_SIM_HALO_DELAY_S : F_SIM_DELAY_S); /* (does not touch the table) */
   *req = s->h;
   SimRemove(s);
@@ -425,8 +479,8 @@ static int EnvChoice(const char *name, const char *const names[], int n, int def
 static void Setup(void)
 {
   char        err[256] = "";
-  const char *m        = getenv("CAKPMPI_MODEL"), *h = getenv("CAKPMPI_HALO");
-  int         help     = m && !strcmp(m, "help"), bad = 0;
+  const char *m = getenv("CAKPMPI_MODEL"), *h = getenv("CAKPMPI_HALO");
+  int         help = m && !strcmp(m, "help"), bad = 0;
   double      v;
 
   if (initialized) return;
@@ -500,8 +554,8 @@ static void PrintRank(FILE *f, int rank, const double *c, int simulated)
 
 static void Report(void)
 {
-  double     *all = NULL;
-  const char *out = getenv("CAKPMPI_OUTPUT");
+  double     *all     = NULL;
+  const char *out     = getenv("CAKPMPI_OUTPUT");
   int         perrank = out && strstr(out, "%r"), simulated = cfg.model != MODEL_NONE || cfg.halo != HALO_NONE;
   FILE       *f = stderr;
   char        name[4096], model[512];
@@ -645,7 +699,10 @@ EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, M
   return PMPI_Bcast(buffer, count, datatype, root, comm);
 }
 
-EXPORT int MPI_Barrier(MPI_Comm comm) { COLL(F_BARRIER, PMPI_Barrier(comm)); }
+EXPORT int MPI_Barrier(MPI_Comm comm)
+{
+  COLL(F_BARRIER, PMPI_Barrier(comm));
+}
 
 EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
@@ -722,7 +779,10 @@ EXPORT int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], c
   COLL(F_NEIGHBOR, PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm));
 }
 
-EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) { COLL(F_ICOLL, PMPI_Ibarrier(comm, request)); }
+EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+  COLL(F_ICOLL, PMPI_Ibarrier(comm, request));
+}
 
 EXPORT int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -837,14 +897,38 @@ static void HaloNonblocking(MPI_Request h, double t, double T)
     return call; \
   } while (0)
 
-EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { SEND(PMPI_Send(buf, count, datatype, dest, tag, comm)); }
-EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { SEND(PMPI_Ssend(buf, count, datatype, dest, tag, comm)); }
-EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { SEND(PMPI_Rsend(buf, count, datatype, dest, tag, comm)); }
-EXPORT int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { SEND(PMPI_Bsend(buf, count, datatype, dest, tag, comm)); }
-EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND(PMPI_Isend(buf, count, datatype, dest, tag, comm, request)); }
-EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND(PMPI_Issend(buf, count, datatype, dest, tag, comm, request)); }
-EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND(PMPI_Irsend(buf, count, datatype, dest, tag, comm, request)); }
-EXPORT int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND(PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request)); }
+EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND(PMPI_Send(buf, count, datatype, dest, tag, comm));
+}
+EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND(PMPI_Ssend(buf, count, datatype, dest, tag, comm));
+}
+EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND(PMPI_Rsend(buf, count, datatype, dest, tag, comm));
+}
+EXPORT int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+  SEND(PMPI_Bsend(buf, count, datatype, dest, tag, comm));
+}
+EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND(PMPI_Isend(buf, count, datatype, dest, tag, comm, request));
+}
+EXPORT int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND(PMPI_Issend(buf, count, datatype, dest, tag, comm, request));
+}
+EXPORT int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND(PMPI_Irsend(buf, count, datatype, dest, tag, comm, request));
+}
+EXPORT int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND(PMPI_Ibsend(buf, count, datatype, dest, tag, comm, request));
+}
 
 /* The start of a receive: its time, progress, the count */
 static double RecvBegin(int count, MPI_Datatype datatype, int source)
@@ -908,10 +992,22 @@ EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int
     return rc_; \
   } while (0)
 
-EXPORT int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND_INIT(PMPI_Send_init(buf, count, datatype, dest, tag, comm, request)); }
-EXPORT int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND_INIT(PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request)); }
-EXPORT int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND_INIT(PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request)); }
-EXPORT int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request) { SEND_INIT(PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request)); }
+EXPORT int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND_INIT(PMPI_Send_init(buf, count, datatype, dest, tag, comm, request));
+}
+EXPORT int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND_INIT(PMPI_Ssend_init(buf, count, datatype, dest, tag, comm, request));
+}
+EXPORT int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND_INIT(PMPI_Bsend_init(buf, count, datatype, dest, tag, comm, request));
+}
+EXPORT int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+  SEND_INIT(PMPI_Rsend_init(buf, count, datatype, dest, tag, comm, request));
+}
 
 EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
@@ -1137,7 +1233,7 @@ EXPORT int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, M
   PROGRESS_HOOK();
   COUNT(F_WAIT, 1);
   if (!AnySim(count, array_of_requests)) return PMPI_Waitany(count, array_of_requests, index, status);
-  while (!TestanyInternal(count, array_of_requests, index, status, &rc)) {} /* inside the call: rounds run back to back */
+  while (!TestanyInternal(count, array_of_requests, index, status, &rc)) { } /* inside the call: rounds run back to back */
   return rc;
 }
 

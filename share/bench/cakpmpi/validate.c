@@ -41,12 +41,35 @@ static int rank, size, nfail, npass;
   } while (0)
 
 /* ================================================================ counts ========================================== */
-enum { E_ALLREDUCE, E_ALLREDUCE_BYTES, E_IALLREDUCE, E_IALLREDUCE_BYTES, E_REDUCTIONS, E_REDUCE, E_REDUCE_BYTES, E_BCAST, E_BCAST_BYTES, E_BARRIER, E_ALLGATHER, E_SCAN, E_ICOLL, E_SEND, E_SEND_BYTES, E_RECV, E_RECV_BYTES, E_STARTS, E_TEST, E_WAIT, NE };
-static const char *const ename[NE] = {"allreduce", "allreduce_bytes", "iallreduce", "iallreduce_bytes", "reductions", "reduce", "reduce_bytes", "bcast", "bcast_bytes", "barrier", "allgather", "scan", "icoll", "p2p_send", "p2p_send_bytes", "p2p_recv", "p2p_recv_bytes", "p2p_starts", "test", "wait"};
-static long long e[NE];
+enum {
+  E_ALLREDUCE,
+  E_ALLREDUCE_BYTES,
+  E_IALLREDUCE,
+  E_IALLREDUCE_BYTES,
+  E_REDUCTIONS,
+  E_REDUCE,
+  E_REDUCE_BYTES,
+  E_BCAST,
+  E_BCAST_BYTES,
+  E_BARRIER,
+  E_ALLGATHER,
+  E_SCAN,
+  E_ICOLL,
+  E_SEND,
+  E_SEND_BYTES,
+  E_RECV,
+  E_RECV_BYTES,
+  E_STARTS,
+  E_TEST,
+  E_WAIT,
+  NE
+};
+static const char *const ename[NE] = {"allreduce", "allreduce_bytes", "iallreduce", "iallreduce_bytes", "reductions", "reduce",         "reduce_bytes", "bcast", "bcast_bytes", "barrier", "allgather",
+                                      "scan",      "icoll",           "p2p_send",   "p2p_send_bytes",   "p2p_recv",   "p2p_recv_bytes", "p2p_starts",   "test",  "wait"};
+static long long         e[NE];
 
 /* an MPI_Iallreduce of 3 ints (rank, 1, 2 rank) on MPI_COMM_WORLD, checked at completion */
-static int ibuf[3], iout[3];
+static int  ibuf[3], iout[3];
 static void StartIallreduce(MPI_Request *r)
 {
   ibuf[0] = rank, ibuf[1] = 1, ibuf[2] = 2 * rank;
@@ -65,7 +88,7 @@ static void CheckIallreduce(const char *how, MPI_Request r)
 
 /* a message exchange with the ring neighbours: Isend to right, Irecv from left, 4 doubles */
 static double sbuf[4], rbuf[4];
-static void StartExchange(MPI_Request *send, MPI_Request *recv, int tag)
+static void   StartExchange(MPI_Request *send, MPI_Request *recv, int tag)
 {
   const int right = (rank + 1) % size, left = (rank + size - 1) % size;
 
@@ -280,13 +303,13 @@ static void ReadModel(Model *m)
   rpn         = Env("CAKPMPI_RANKS_PER_NODE", 1);
   m->P        = Env("CAKPMPI_P", m->nodes * rpn);
   if (getenv("CAKPMPI_P") && !getenv("CAKPMPI_NODES")) m->nodes = fmax(1, m->P / rpn);
-  m->C0     = Env("CAKPMPI_C0", 3.5e-6);
-  m->C1     = Env("CAKPMPI_C1", 1.7e-6);
-  m->n0     = Env("CAKPMPI_N0", 0.21);
-  m->n1     = Env("CAKPMPI_N1", 0.54);
-  m->t0     = Env("CAKPMPI_T0", 2e-6);
-  m->rinf   = Env("CAKPMPI_RINF", 1e10);
-  m->R      = (int)Env("CAKPMPI_ROUNDS", 0);
+  m->C0   = Env("CAKPMPI_C0", 3.5e-6);
+  m->C1   = Env("CAKPMPI_C1", 1.7e-6);
+  m->n0   = Env("CAKPMPI_N0", 0.21);
+  m->n1   = Env("CAKPMPI_N1", 0.54);
+  m->t0   = Env("CAKPMPI_T0", 2e-6);
+  m->rinf = Env("CAKPMPI_RINF", 1e10);
+  m->R    = (int)Env("CAKPMPI_ROUNDS", 0);
   if (m->R <= 0) m->R = CeilLog2(m->P) > 0 ? CeilLog2(m->P) : 1;
   m->halo   = getenv("CAKPMPI_HALO_US") ? 1 : h && !strcmp(h, "krasnopolsky") ? 2 : 0;
   m->halo_s = Env("CAKPMPI_HALO_US", 0) * 1e-6;
@@ -323,7 +346,7 @@ static double Predict(const Model *m, double T, const double *tt, int n, double 
 
 static void SpinUntil(double t)
 {
-  while (MPI_Wtime() < t) {}
+  while (MPI_Wtime() < t) { }
 }
 
 static int CompareDouble(const void *a, const void *b)
@@ -349,7 +372,7 @@ static void Report(const char *name, double *pred, double *meas, int reps)
 
   MPI_Reduce(pq, mx, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank) return;
-  p  = mx[0], q = mx[1];
+  p = mx[0], q = mx[1];
   ok = p >= 10e-6 ? fabs(q - p) <= tol * p : fabs(q - p) <= 1e-6;
   if (ok) npass++;
   else nfail++;
@@ -467,8 +490,14 @@ static int Timing(int argc, char **argv)
     return 0;
   }
   if (!rank) {
-    printf("model %s, progress %s, p = %g nodes, P = %g ranks, R = %d rounds%s; times in us, median of %d, max over %d ranks\n", m.model == 1 ? "krasnopolsky" : m.model == 2 ? "hockney" : "none", m.progress == 0 ? "async" : m.progress == 1 ? "none" : "anycall", m.nodes, m.P, m.R,
-           m.halo ? ", halo receives delayed" : "", reps, size);
+    printf("model %s, progress %s, p = %g nodes, P = %g ranks, R = %d rounds%s; times in us, median of %d, max over %d ranks\n",
+           m.model == 1   ? "krasnopolsky"
+           : m.model == 2 ? "hockney"
+                          : "none",
+           m.progress == 0   ? "async"
+           : m.progress == 1 ? "none"
+                             : "anycall",
+           m.nodes, m.P, m.R, m.halo ? ", halo receives delayed" : "", reps, size);
     printf("%-4s %-66s %10s %10s %9s\n", "", "case", "model", "measured", "error");
   }
   for (int b = 0; m.model && b < nb; b++) {
@@ -495,7 +524,7 @@ static int Timing(int argc, char **argv)
   }
   if (m.halo) { /* halo receives: complete no earlier than posting + T_L */
     const int    left = (rank + size - 1) % size, right = (rank + 1) % size, count = 512;
-    const double T    = TL(&m, 8.0 * count);
+    const double T = TL(&m, 8.0 * count);
     MPI_Request  rq[2];
 
     for (int r = 0; r < reps; r++) {

@@ -10,7 +10,17 @@
 #include <cakrylov/private/bicgstabfamily.h>
 
 /* The work vectors, by name */
-enum { W_R, W_RT, W_P, W_V, W_S, W_T, W_PH, W_SH, W_COUNT };
+enum {
+  W_R,
+  W_RT,
+  W_P,
+  W_V,
+  W_S,
+  W_T,
+  W_PH,
+  W_SH,
+  W_COUNT
+};
 
 /* v = Â p: A p (identity PC), M^{-1} A p (left; A p goes to the unused p^ storage), or A p^ with p^ = M^{-1} p kept (right) */
 static PetscErrorCode KSPBCGSMApplyOperator(KSP ksp, PetscBool identity, Vec p, Vec ph, Vec v)
@@ -27,8 +37,8 @@ static PetscErrorCode KSPBCGSMApplyOperator(KSP ksp, PetscBool identity, Vec p, 
 /* rt = p = r and rho = (r, r): one pass, one reduction (the start, and the restart after (rt, r) = 0) */
 static PetscErrorCode KSPBCGSMRestart(KSP ksp, PetscScalar *rho)
 {
-  KSP_BiCGStabFamily     *bm = (KSP_BiCGStabFamily *)ksp->data;
-  Vec                     R = ksp->work[W_R];
+  KSP_BiCGStabFamily     *bm  = (KSP_BiCGStabFamily *)ksp->data;
+  Vec                     R   = ksp->work[W_R];
   const CAKrylovVecUpdate u[] = {
     {.y = ksp->work[W_RT], .a = {1.0}, .x = {R}}, /* rt = r */
     {.y = ksp->work[W_P],  .a = {1.0}, .x = {R}}, /* p = r */
@@ -74,7 +84,9 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     if (ksp->reason) break;
 
     { /* line 8: s = r - alpha v */
-      const CAKrylovVecUpdate u[] = {{.y = S, .a = {1.0, -alpha}, .x = {R, V}}};
+      const CAKrylovVecUpdate u[] = {
+        {.y = S, .a = {1.0, -alpha}, .x = {R, V}}
+      };
 
       PetscCall(CAKrylovVecFused(bm->fallback, 1, u, 0, NULL, NULL, NULL));
     }
@@ -92,11 +104,11 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     if (ksp->reason) break;
 
     { /* line 15: x = x + alpha p^ + omega s^,  r = s - omega t,  [rho, nu] = [(r, rt), (r, r)] in one pass */
-      const CAKrylovVecUpdate u[]  = {
+      const CAKrylovVecUpdate u[] = {
         {.y = X, .b = 1.0, .a = {alpha, omega}, .x = {PH, SH}},
-        {.y = R, .a = {1.0, -omega}, .x = {S, T}},
+        {.y = R,      .a = {1.0, -omega},         .x = {S, T}    },
       };
-      const Vec               dx[] = {R, R}, dy[] = {RT, R};
+      const Vec dx[] = {R, R}, dy[] = {RT, R};
 
       PetscCall(CAKrylovVecFused(bm->fallback, 2, u, wantnorm ? 2 : 1, dx, dy, dot));
     }
@@ -117,7 +129,9 @@ static PetscErrorCode KSPSolve_BCGSM(KSP ksp)
     KSPCheckDot(ksp, beta);
     rho = dot[0];
     { /* line 17: p = r + beta (p - omega v) */
-      const CAKrylovVecUpdate u[] = {{.y = P, .b = beta, .a = {1.0, -beta * omega}, .x = {R, V}}};
+      const CAKrylovVecUpdate u[] = {
+        {.y = P, .b = beta, .a = {1.0, -beta * omega}, .x = {R, V}}
+      };
 
       PetscCall(CAKrylovVecFused(bm->fallback, 1, u, 0, NULL, NULL, NULL));
     }
@@ -201,7 +215,9 @@ static PetscErrorCode KSPBCGSMBlockAlpha(KSP ksp, KSP_BiCGStabBlockSolve *bs)
     PetscCall(KSPBlockCheckCoefficient_BiCGStabFamily(ksp, s, bk->alpha[col], PETSC_TRUE, "alpha", &bad));
   }
   for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[] = {{.y = w[W_S], .a = {1.0, -bk->alpha[bk->slot2col[s]]}, .x = {w[W_R], w[W_V]}}};
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_S], .a = {1.0, -bk->alpha[bk->slot2col[s]]}, .x = {w[W_R], w[W_V]}}
+    };
 
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
@@ -243,12 +259,12 @@ static PetscErrorCode KSPBCGSMBlockUpdate(KSP ksp, KSP_BiCGStabBlockSolve *bs)
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < bs->na; s++) {
-    const PetscInt          col  = bk->slot2col[s];
-    const CAKrylovVecUpdate u[]  = {
+    const PetscInt          col = bk->slot2col[s];
+    const CAKrylovVecUpdate u[] = {
       {.y = w[W_COUNT], .b = 1.0, .a = {bk->alpha[col], bk->omega[col]}, .x = {w[bm->right ? W_PH : W_P], w[bm->right ? W_SH : W_S]}},
-      {.y = w[W_R], .a = {1.0, -bk->omega[col]}, .x = {w[W_S], w[W_T]}},
+      {.y = w[W_R],               .a = {1.0, -bk->omega[col]},             .x = {w[W_S], w[W_T]}        },
     };
-    const Vec               dx[] = {w[W_R], w[W_R]}, dy[] = {w[W_RT], w[W_R]};
+    const Vec dx[] = {w[W_R], w[W_R]}, dy[] = {w[W_RT], w[W_R]};
 
     dots[2 * s] = dots[2 * s + 1] = 0.0;
     if (bk->live[s]) PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 2, u, 2, dx, dy, &dots[2 * s]));
@@ -295,7 +311,9 @@ static PetscErrorCode KSPBCGSMBlockDirection(KSP ksp, KSP_BiCGStabBlockSolve *bs
     if (bad) continue;
     bk->rho[col] = dots[2 * s];
     {
-      const CAKrylovVecUpdate u[] = {{.y = w[W_P], .b = beta, .a = {1.0, -beta * bk->omega[col]}, .x = {w[W_R], w[W_V]}}};
+      const CAKrylovVecUpdate u[] = {
+        {.y = w[W_P], .b = beta, .a = {1.0, -beta * bk->omega[col]}, .x = {w[W_R], w[W_V]}}
+      };
 
       PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
     }
@@ -426,10 +444,10 @@ PetscErrorCode KSPCreate_BCGSM(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
 
-  ksp->ops->solve    = KSPSolve_BCGSM;
+  ksp->ops->solve          = KSPSolve_BCGSM;
   ksp->ops->matsolve       = KSPMatSolve_BCGSM;
   ksp->ops->setfromoptions = KSPSetFromOptions_BCGSM;
-  ksp->ops->view     = KSPView_BCGSM;
+  ksp->ops->view           = KSPView_BCGSM;
   PetscCall(KSPComposeMatSolve_BiCGStabFamily(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -49,7 +49,7 @@ static PetscErrorCode KSPCABiCGStabLejaOrder(PetscInt n, PetscReal re[], PetscRe
   }
   PetscCheck(npos == nneg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " Ritz values with positive and %" PetscInt_FMT " with negative imaginary part: not conjugate pairs", npos, nneg);
   while (m < n) {
-    PetscInt  best = -1;
+    PetscInt  best     = -1;
     PetscReal best_val = PETSC_MIN_REAL;
 
     for (PetscInt i = 0; i < n; i++) { /* the candidates: real values and the a + ib, b > 0, of each pair */
@@ -87,9 +87,9 @@ static PetscErrorCode KSPCABiCGStabNoiseVector(Vec v)
   for (PetscInt i = lo; i < hi; i++) {
     uint64_t z = (uint64_t)i * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
 
-    z        = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z        = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z        = z ^ (z >> 31);
+    z         = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z         = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z         = z ^ (z >> 31);
     a[i - lo] = 2.0 * (PetscReal)(z >> 11) / 9007199254740992.0 - 1.0; /* 53 random bits / 2^53 */
   }
   PetscCall(VecRestoreArrayWrite(v, &a));
@@ -148,7 +148,7 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(KSPSetPC(est, ksp->pc));
   PetscCall(KSPSetPCSide(est, ksp->pc_side));
   PetscCall(KSPGMRESSetRestart(est, m));
-  PetscCall(CAKrylovKSPSetCGSRefinementNever(est)); /* two reductions per step; an estimate needs no reorthogonalization */
+  PetscCall(CAKrylovKSPSetCGSRefinementNever(est));             /* two reductions per step; an estimate needs no reorthogonalization */
   PetscCall(KSPSetTolerances(est, 0.0, 0.0, PETSC_DEFAULT, m)); /* m steps, unless the Krylov space is exhausted first */
   PetscCall(KSPSetComputeEigenvalues(est, PETSC_TRUE));
   PetscCall(KSPSetSkipPCSetFromOptions(est, PETSC_TRUE)); /* the PC is the solver's, already set up */
@@ -160,7 +160,8 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(KSPGetIterationNumber(est, &its));
   PetscCall(KSPComputeEigenvalues(est, m, re, im, &n));
   PetscCheck(n > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_CONV_FAILED, "KSPCABICGSTAB: the spectrum estimate (GMRES on a noise vector) produced no Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
-  for (PetscInt i = 0; i < n; i++) PetscCheck(!PetscIsInfOrNanReal(re[i]) && !PetscIsInfOrNanReal(im[i]), PetscObjectComm((PetscObject)ksp), PETSC_ERR_FP, "KSPCABICGSTAB: the spectrum estimate produced a non-finite Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
+  for (PetscInt i = 0; i < n; i++)
+    PetscCheck(!PetscIsInfOrNanReal(re[i]) && !PetscIsInfOrNanReal(im[i]), PetscObjectComm((PetscObject)ksp), PETSC_ERR_FP, "KSPCABICGSTAB: the spectrum estimate produced a non-finite Ritz value; give -ksp_cabicgstab_spectrum lmin,lmax");
   cab->lmin = cab->lmax = re[0];
   for (PetscInt i = 0; i < n; i++) {
     cab->lmin = PetscMin(cab->lmin, re[i]);
@@ -295,7 +296,8 @@ PetscErrorCode KSPCABiCGStabViewBasis(KSP ksp, PetscViewer viewer)
   else if (!cab->stats.estimates) PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum: estimated at the first solve (Ritz values of %" PetscInt_FMT " GMRES steps)\n", 2 * cab->s));
   else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum: Ritz values of %" PetscInt_FMT " GMRES steps, real parts in [%g, %g], largest |imaginary part| %g\n", cab->est_steps, (double)cab->lmin, (double)cab->lmax, (double)cab->imax));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum estimates: %" PetscInt_FMT " (one per operator), %" PetscInt_FMT " operator applications, %" PetscInt_FMT " global reductions in all\n", cab->stats.estimates, cab->stats.estimates * cab->est_steps, cab->stats.estimate_reductions));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  spectrum estimates: %" PetscInt_FMT " (one per operator), %" PetscInt_FMT " operator applications, %" PetscInt_FMT " global reductions in all\n", cab->stats.estimates, cab->stats.estimates * cab->est_steps,
+                                     cab->stats.estimate_reductions));
   }
   if (cab->basis == KSP_CABICGSTAB_BASIS_NEWTON && cab->coefficients_ready) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Newton shifts (Leja order):"));

@@ -98,19 +98,20 @@ static PetscErrorCode KSPCABiCGStabPairProduct(Mat A, MatProductType type, Mat B
 */
 static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
 {
-  KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStab             *cab  = (KSP_CABiCGStab *)ksp->data;
   const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
   const MatProductType        type = ksp->transpose_solve ? MATPRODUCT_AtB : MATPRODUCT_AB;
   const PetscInt              lda  = (2 * sk + 1) * cab->ld;
-  Mat             Amat;
-  PetscObjectId    id;
-  PetscObjectState nz;
+  Mat                         Amat;
+  PetscObjectId               id;
+  PetscObjectState            nz;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &Amat, NULL));
   PetscCall(PetscObjectGetId((PetscObject)Amat, &id));
   PetscCall(MatGetNonzeroState(Amat, &nz));
-  if (cab->pair_mode != KSPCABICGSTAB_PAIR_NONE && (cab->pair_mode != mode || cab->pair_transpose != ksp->transpose_solve || cab->pair_amat_id != id || cab->pair_amat_nz != nz)) PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side, transpose or matrix changed */
+  if (cab->pair_mode != KSPCABICGSTAB_PAIR_NONE && (cab->pair_mode != mode || cab->pair_transpose != ksp->transpose_solve || cab->pair_amat_id != id || cab->pair_amat_nz != nz))
+    PetscCall(KSPCABiCGStabPairDestroy(cab)); /* PC, side, transpose or matrix changed */
   if (cab->pair_out[sk]) PetscFunctionReturn(PETSC_SUCCESS);
   cab->pair_mode      = mode;
   cab->pair_transpose = ksp->transpose_solve;
@@ -313,8 +314,7 @@ static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
   PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->V, &cab->ld, &zero, cab->GG, &m));
   PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * (nb + 1)));
   if (!cab->symmetric) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->GG, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
-  else { /* G = [P, R]^T [P, R] is symmetric: send g and G's upper triangle, nb + nb (nb+1)/2 numbers instead of nb (nb+1) */
-    PetscScalar *g = cab->GG, *G = cab->GG + nb, *buf = cab->packed;
+  else { /* G = [P, R]^T [P, R] is symmetric: send g and G's upper triangle, nb + nb (nb+1)/2 numbers instead of nb (nb+1) */ PetscScalar *g = cab->GG, *G = cab->GG + nb, *buf = cab->packed;
 
     for (PetscInt i = 0; i < nb; i++) *buf++ = g[i];
     for (PetscInt j = 0; j < nb; j++)
@@ -408,18 +408,18 @@ static PetscErrorCode KSPCABiCGStabTrueResidual(KSP ksp, Vec r)
    until r is computed again as b - A x.
 */
 typedef struct {
-  PetscInt  k, sk, nb;    /* the outer iteration, its s_k and its 4 s_k + 1 basis columns */
-  PetscInt  s_cap;        /* the largest s_k adaptive s allows now */
-  PetscBool test_pending; /* the convergence test of iteration ksp->its waits for the next Gram matrix (||r|| = G(r, r)^{1/2}) */
-  PetscBool restart;      /* the next outer iteration restarts fully: p = rt = r */
-  PetscBool resume;       /* the last outer iteration ended at a half step (r = q): the next one resumes at omega ... */
-  PetscScalar alpha, rho; /* ... with these alpha and rho = (rt, r) of the iteration */
-  PetscReal drift;        /* estimate of ||(b - A x) - r|| */
-  PetscReal drift_init;   /* ... right after r was computed as b - A x (the rounding of A x) */
-  PetscBool drift_small;  /* drift <= sqrt(eps) ||r|| at the end of the previous outer iteration */
-  PetscReal xscale;       /* sum of the coordinate scales of the updates of x since the last true residual */
-  PetscReal tau;          /* estimate of ||Â|| */
-  PetscReal ttol;         /* the tolerance of the default convergence test, max(rtol ||r_0||, abstol) */
+  PetscInt    k, sk, nb;    /* the outer iteration, its s_k and its 4 s_k + 1 basis columns */
+  PetscInt    s_cap;        /* the largest s_k adaptive s allows now */
+  PetscBool   test_pending; /* the convergence test of iteration ksp->its waits for the next Gram matrix (||r|| = G(r, r)^{1/2}) */
+  PetscBool   restart;      /* the next outer iteration restarts fully: p = rt = r */
+  PetscBool   resume;       /* the last outer iteration ended at a half step (r = q): the next one resumes at omega ... */
+  PetscScalar alpha, rho;   /* ... with these alpha and rho = (rt, r) of the iteration */
+  PetscReal   drift;        /* estimate of ||(b - A x) - r|| */
+  PetscReal   drift_init;   /* ... right after r was computed as b - A x (the rounding of A x) */
+  PetscBool   drift_small;  /* drift <= sqrt(eps) ||r|| at the end of the previous outer iteration */
+  PetscReal   xscale;       /* sum of the coordinate scales of the updates of x since the last true residual */
+  PetscReal   tau;          /* estimate of ||Â|| */
+  PetscReal   ttol;         /* the tolerance of the default convergence test, max(rtol ||r_0||, abstol) */
 } KSPCABiCGStabOuter;
 
 /* r <- b - A x: its norm comes with the next Gram matrix; the drift starts again from the rounding of A x */
@@ -440,7 +440,7 @@ static PetscErrorCode KSPCABiCGStabReplaceResidual(KSP ksp, KSPCABiCGStabOuter *
 */
 static PetscErrorCode KSPCABiCGStabCheckConvergence(KSP ksp, KSPCABiCGStabOuter *o)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStab *cab     = (KSP_CABiCGStab *)ksp->data;
   PetscReal       updated = ksp->rnorm, rnorm;
 
   PetscFunctionBegin;
@@ -482,8 +482,8 @@ static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, KSPCABiCGStabOuter *o)
 */
 static PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt  nb  = o->nb;
+  KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb   = o->nb;
   const PetscReal used = cab->mono_scale, tau = KSPCABiCGStabOperatorNorm(cab, nb, cab->GG + nb);
   PetscBool       usable = PETSC_TRUE;
 
@@ -526,8 +526,8 @@ static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
   PetscBool       again;
 
   PetscFunctionBegin;
-  o->sk = KSPCABiCGStabOuterS(cab, o);
-  o->nb = 4 * o->sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
+  o->sk            = KSPCABiCGStabOuterS(cab, o);
+  o->nb            = 4 * o->sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
   cab->stats.s_min = cab->stats.s_min ? PetscMin(cab->stats.s_min, o->s_cap) : o->s_cap;
   PetscCall(VecCopy(cab->Wcol[0], V[1]));
   PetscCall(VecCopy(cab->Wcol[1], V[2 + 2 * o->sk]));
@@ -546,9 +546,9 @@ static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
 */
 static PetscErrorCode KSPCABiCGStabPendingTest(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
 {
-  KSP_CABiCGStab   *cab   = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt    iR0   = 2 * o->sk + 1;
-  const PetscReal   rnorm = PetscSqrtReal(PetscAbsScalar(cab->GG[o->nb + iR0 + o->nb * iR0]));
+  KSP_CABiCGStab *cab   = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  iR0   = 2 * o->sk + 1;
+  const PetscReal rnorm = PetscSqrtReal(PetscAbsScalar(cab->GG[o->nb + iR0 + o->nb * iR0]));
 
   PetscFunctionBegin;
   *again          = PETSC_FALSE;
@@ -614,9 +614,9 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
       counted = PETSC_TRUE; /* a convergence test of the user's own wants more: the iteration goes on at omega */
     }
   } else {
-    rho = g[iR0]; /* (rt, r_m) = (g, c_0) */
+    rho = g[iR0];                                                                        /* (rt, r_m) = (g, c_0) */
     if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) PetscCall(KSPCABiCGStabRestart(ksp, o)); /* rt orthogonal to r != 0 */
-    else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL; /* r = 0 exactly (seen with KSP_NORM_NONE) */
+    else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL;                 /* r = 0 exactly (seen with KSP_NORM_NONE) */
     else PetscCall(CAKrylovKSPCheckCoefficient(ksp, rho, "(rt, r)"));
   }
 
@@ -626,7 +626,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     PetscBool   resolved = PETSC_TRUE;
 
     KSPCABiCGStabDenseMult(nb, cab->Tp, nb, a, Ta); /* T'a: coordinates of Â p */
-    if (resume) { /* the half step was taken by the previous outer iteration: q = r */
+    if (resume) {                                   /* the half step was taken by the previous outer iteration: q = r */
       PetscCall(PetscArraycpy(d, c, nb));
       resume = PETSC_FALSE;
     } else {
@@ -638,7 +638,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
       PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
       if (ksp->reason) break;
       for (PetscInt i = 0; i < nb; i++) {
-        e[i] += alpha * a[i];       /* line 12: x += alpha p */
+        e[i] += alpha * a[i];        /* line 12: x += alpha p */
         d[i] = c[i] - alpha * Ta[i]; /* line 13: q = r - alpha Â p */
       }
       if (!KSPCABiCGStabGramResolved(nb, G, d, cab->Gc, &qq)) { /* end the outer iteration at the half step: x + alpha p, r = q, p */
@@ -651,13 +651,13 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
         break;
       }
     }
-    KSPCABiCGStabDenseMult(nb, cab->Tp, nb, d, Td); /* T'd: coordinates of Â q */
-    KSPCABiCGStabDenseMult(nb, G, nb, Td, GTd);     /* G T'd */
-    qAq  = KSPCABiCGStabDenseDot(nb, d, GTd);       /* (q, Â q)   = (d, G T'd) */
-    AqAq = KSPCABiCGStabDenseDot(nb, Td, GTd);      /* (Âq, Âq)   = (T'd, G T'd) */
+    KSPCABiCGStabDenseMult(nb, cab->Tp, nb, d, Td);                /* T'd: coordinates of Â q */
+    KSPCABiCGStabDenseMult(nb, G, nb, Td, GTd);                    /* G T'd */
+    qAq  = KSPCABiCGStabDenseDot(nb, d, GTd);                      /* (q, Â q)   = (d, G T'd) */
+    AqAq = KSPCABiCGStabDenseDot(nb, Td, GTd);                     /* (Âq, Âq)   = (T'd, G T'd) */
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, AqAq, "(Aq, Aq)")); /* Â q = 0 with q != 0 */
     if (ksp->reason) break;
-    omega = qAq / AqAq;                                    /* line 15 */
+    omega = qAq / AqAq; /* line 15 */
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, omega, "omega"));
     if (ksp->reason) break;
     for (PetscInt i = 0; i < nb; i++) {
@@ -676,7 +676,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     if (!o->test_pending) PetscCall(CAKrylovKSPConvergenceTest(ksp, rr));
     if (ksp->reason) break;
     rho_new = KSPCABiCGStabDenseDot(nb, g, c); /* (rt, r_{j+1}) = (g, c_{j+1}) */
-    if (rho_new == 0.0) {         /* rt orthogonal to r (r != 0: not converged) */
+    if (rho_new == 0.0) {                      /* rt orthogonal to r (r != 0: not converged) */
       PetscCall(KSPCABiCGStabRestart(ksp, o));
       break;
     }
@@ -703,7 +703,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
 static PetscErrorCode KSPCABiCGStabAdaptS(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt  nb = o->nb;
+  const PetscInt  nb  = o->nb;
   PetscScalar    *c = cab->coef + nb, *G = cab->GG + nb;
   PetscReal       rr, amplification;
 
@@ -728,14 +728,14 @@ static PetscErrorCode KSPCABiCGStabAdaptS(KSP ksp, KSPCABiCGStabOuter *o)
 */
 static PetscErrorCode KSPCABiCGStabOuterEnd(KSP ksp, KSPCABiCGStabOuter *o)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt  nb  = o->nb;
+  KSP_CABiCGStab *cab      = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb       = o->nb;
   const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
   PetscScalar    *a = cab->coef, *c = cab->coef + nb, *e = cab->coef + 2 * nb, *G = cab->GG + nb;
   PetscBool       check;
 
   PetscFunctionBegin;
-  if (o->restart) PetscCall(PetscArraycpy(a, c, nb)); /* p = r */
+  if (o->restart) PetscCall(PetscArraycpy(a, c, nb));     /* p = r */
   if (wantnorm && ksp->reason != KSP_DIVERGED_NANORINF) { /* drift: eps sum_i (|c_i| + ||Â|| |e_i|) ||y_i|| */
     const PetscReal escale = KSPCABiCGStabCoordinateScale(nb, G, e);
 
@@ -931,9 +931,9 @@ static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
 
 static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
 {
-  KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
-  PetscInt           s   = cab->s;
-  KSPCABiCGStabBasis basis = cab->basis;
+  KSP_CABiCGStab    *cab       = (KSP_CABiCGStab *)ksp->data;
+  PetscInt           s         = cab->s;
+  KSPCABiCGStabBasis basis     = cab->basis;
   PetscBool          telescope = cab->telescope, symmetric = cab->symmetric, replacement = cab->replacement, paired = cab->paired, adaptive = cab->adaptive, flg, given;
   PetscReal          spectrum[2] = {cab->lmin, cab->lmax};
   PetscInt           nspectrum   = 2;
@@ -1036,7 +1036,7 @@ static PetscErrorCode KSPCABiCGStabSetSpectrum_CABiCGStab(KSP ksp, PetscReal lmi
 
   PetscFunctionBegin;
   if (lmin == (PetscReal)PETSC_DETERMINE && lmax == (PetscReal)PETSC_DETERMINE) { /* back to the estimate */
-    if (cab->user_spectrum) cab->est_s = 0; /* no estimate belongs to the current setting: the next solve makes one */
+    if (cab->user_spectrum) cab->est_s = 0;                                       /* no estimate belongs to the current setting: the next solve makes one */
     cab->user_spectrum = PETSC_FALSE;
   } else {
     PetscCall(KSPCABiCGStabCheckSpectrum(ksp, lmin, lmax));
@@ -1746,7 +1746,7 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&cab));
-  ksp->data      = (void *)cab;
+  ksp->data       = (void *)cab;
   cab->s          = 4;
   cab->basis      = KSP_CABICGSTAB_BASIS_MONOMIAL;
   cab->telescope  = PETSC_TRUE;

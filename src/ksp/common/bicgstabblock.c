@@ -77,7 +77,7 @@ static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
    converged, that of the last column to end (the most iterations); statistics; the error of -ksp_error_if_not_converged */
 PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nreductions)
 {
-  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           its = 0, failed = -1, last = 0;
 
   PetscFunctionBegin;
@@ -146,7 +146,8 @@ static PetscErrorCode KSPMatSolveCheckLayouts(KSP ksp, Mat A, Mat B, Mat X)
   PetscCheck(bcol->N == xcol->N, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "KSPMatSolve(): B has %" PetscInt_FMT " columns and X %" PetscInt_FMT, bcol->N, xcol->N);
   PetscCall(PetscLayoutCompare(brow, arow, &bsame));
   PetscCall(PetscLayoutCompare(xrow, acol, &xsame));
-  PetscCheck(bsame && xsame, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "KSPMatSolve(): the rows of %s are not distributed as the %s of the operator%s (%" PetscInt_FMT " of %" PetscInt_FMT " on this rank against %" PetscInt_FMT " of %" PetscInt_FMT "): create B and X with the operator's local sizes (MatGetLocalSize())", bsame ? "X" : "B", bsame ? "columns" : "rows", ksp->transpose_solve ? "'s transpose" : "", bsame ? xrow->n : brow->n, bsame ? xrow->N : brow->N, bsame ? acol->n : arow->n, bsame ? acol->N : arow->N);
+  PetscCheck(bsame && xsame, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "KSPMatSolve(): the rows of %s are not distributed as the %s of the operator%s (%" PetscInt_FMT " of %" PetscInt_FMT " on this rank against %" PetscInt_FMT " of %" PetscInt_FMT "): create B and X with the operator's local sizes (MatGetLocalSize())", bsame ? "X" : "B", bsame ? "columns" : "rows", ksp->transpose_solve ? "'s transpose" : "",
+             bsame ? xrow->n : brow->n, bsame ? xrow->N : brow->N, bsame ? acol->n : arow->n, bsame ? acol->N : arow->N);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -250,8 +251,10 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
   /* auto: interleaved where it applies, for m > 1 (one column is the same array in both layouts, and the dense path's
      per-column kernels, made for one vector, are the faster there) */
   interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || jacobi) && fits) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCheck(!interleaved || fits, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "The interleaved layout of KSPMatSolve() keeps the %" PetscInt_FMT " columns in one Vec of %" PetscInt64_FMT " entries, more than a PetscInt counts: use -ksp_%s_matsolve_layout dense or auto, or PETSc with 64-bit indices", m, (PetscInt64)m * N, ((PetscObject)ksp)->type_name);
-  PetscCheck(!interleaved || fam->identity || jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto", ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
+  PetscCheck(!interleaved || fits, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "The interleaved layout of KSPMatSolve() keeps the %" PetscInt_FMT " columns in one Vec of %" PetscInt64_FMT " entries, more than a PetscInt counts: use -ksp_%s_matsolve_layout dense or auto, or PETSc with 64-bit indices", m, (PetscInt64)m * N,
+             ((PetscObject)ksp)->type_name);
+  PetscCheck(!interleaved || fam->identity || jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto",
+             ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
   if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks || bk->interleaved != interleaved) {
     const PetscInt nalloc = nblocks + (interleaved ? 2 : 0); /* interleaved: x and b too */
 
@@ -586,11 +589,11 @@ static PetscErrorCode KSPBlockRecord(KSP_BiCGStabBlock *bk, PetscInt s, PetscInt
   for (PetscInt i = 0; i < bk->ngroups && !g; i++)
     if (KSPBlockSameGroup(&bk->group[i], &key)) g = &bk->group[i];
   if (!g) {
-    g       = &bk->group[bk->ngroups++];
-    key.pos = g->pos;
-    key.dot = g->dot;
+    g        = &bk->group[bk->ngroups++];
+    key.pos  = g->pos;
+    key.dot  = g->dot;
     key.coef = g->coef;
-    *g      = key;
+    *g       = key;
   }
   g->pos[g->np]   = j;
   g->dot[g->np++] = dot;
@@ -797,7 +800,7 @@ PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCG
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < fam->nwork; i++) bs->w[i] = bk->wrap[bs->h[i]];
-  bs->w[fam->nwork]     = bk->wrap[bk->nblocks]; /* x */
+  bs->w[fam->nwork]     = bk->wrap[bk->nblocks];     /* x */
   bs->w[fam->nwork + 1] = bk->wrap[bk->nblocks + 1]; /* b */
   if (ksp->res_hist_reset) ksp->res_hist_len = 0;
   PetscCall(MatDenseGetArrayRead(B, &bs->ba));
@@ -817,7 +820,7 @@ PetscErrorCode KSPBlockSolveBegin_BiCGStabFamily(KSP ksp, Mat B, Mat X, KSP_BiCG
   bs->na     = bk->m;
   bs->maxcol = 0;
   PetscCall(KSPBlockSetActive_BiCGStabFamily(ksp, bs->na));
-  if (bk->interleaved) { /* b and x into their interleaved blocks (x = 0 for a zero guess) */
+  if (bk->interleaved) {                                                                                                 /* b and x into their interleaved blocks (x = 0 for a zero guess) */
     KSPBlockInterleave(bk->nloc, bk->m, PETSC_TRUE, (PetscScalar *)bs->ba, bs->ldb, KSPBlockArray(bk, bk->nblocks + 1)); /* only read */
     if (ksp->guess_zero) PetscCall(PetscArrayzero(KSPBlockArray(bk, bk->nblocks), (size_t)bk->m * bk->nloc));
     else KSPBlockInterleave(bk->nloc, bk->m, PETSC_TRUE, bs->xa, bs->ldx, KSPBlockArray(bk, bk->nblocks));
@@ -862,7 +865,9 @@ PetscErrorCode KSPBlockInitialResidual_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlock
   }
   PetscCall(KSPBlockMultSolution_BiCGStabFamily(ksp, bs, bk->prodout[0])); /* A x_0 */
   for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[] = {{.y = w[y], .a = {1.0, -1.0}, .x = {w[bk->nblocks + 1], w[bk->prodout[0]]}}}; /* b - A x_0 */
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[y], .a = {1.0, -1.0}, .x = {w[bk->nblocks + 1], w[bk->prodout[0]]}}
+    }; /* b - A x_0 */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
@@ -922,9 +927,9 @@ PetscErrorCode KSPBlockNormTest_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *
    a breakdown; omega = 0 converged if ||s|| passes the test, a breakdown otherwise; omega NaN/Inf keeps the half step */
 PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt s, const PetscScalar d[3], PetscInt ph)
 {
-  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  const PetscInt     col  = bk->slot2col[s];
-  PetscBool          half = PETSC_FALSE, bad; /* half: the column ends at the half step x + alpha p^ */
+  KSP_BiCGStabBlock *bk    = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscInt     col   = bk->slot2col[s];
+  PetscBool          half  = PETSC_FALSE, bad; /* half: the column ends at the half step x + alpha p^ */
   PetscReal          hnorm = 0.0;
 
   PetscFunctionBegin;
@@ -947,7 +952,9 @@ PetscErrorCode KSPBlockOmega_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *bs,
     }
   }
   if (half) {
-    const CAKrylovVecUpdate u[] = {{.y = bk->wrap[bk->nblocks], .b = 1.0, .a = {bk->alpha[col]}, .x = {bk->wrap[ph]}}}; /* x += alpha p^ */
+    const CAKrylovVecUpdate u[] = {
+      {.y = bk->wrap[bk->nblocks], .b = 1.0, .a = {bk->alpha[col]}, .x = {bk->wrap[ph]}}
+    }; /* x += alpha p^ */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
     if (bk->reason[col]) PetscFunctionReturn(PETSC_SUCCESS); /* omega NaN/Inf: the half step is kept, the column has its reason */
@@ -969,14 +976,15 @@ PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one operator pass per SpMV of the iteration and %" PetscInt_FMT " %sreductions per iteration for the block%s%s\n", nred, hidden ? "non-blocking " : "", hidden ? ", each hidden behind " : "", hidden ? hidden : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: %s%s\n", CAKrylovMatSolveLayouts[bk->layout], bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO ? " (interleaved for more than one column with the identity preconditioner or PCJACOBI, dense otherwise)" : ""));
-  if (bk->nmatsolves) PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? (bk->interleaved ? "together, interleaved" : "together, dense") : "column by column", bk->last_its, bk->last_reductions));
+  if (bk->nmatsolves)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? (bk->interleaved ? "together, interleaved" : "together, dense") : "column by column", bk->last_its, bk->last_reductions));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons_BiCGStabFamily(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
 {
   KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  const PetscBool   any = bk->nmatsolves && bk->mcol ? PETSC_TRUE : PETSC_FALSE; /* KSPReset() frees them */
+  const PetscBool    any = bk->nmatsolves && bk->mcol ? PETSC_TRUE : PETSC_FALSE; /* KSPReset() frees them */
 
   PetscFunctionBegin;
   if (m) *m = any ? bk->last_m : 0;

@@ -76,7 +76,9 @@ PetscErrorCode CAKrylovKSPMatMult(KSP ksp, Vec x, Vec y)
 */
 PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, PetscBool fallback, const PetscScalar dot[3], PetscScalar alpha, Vec x, Vec ph, PetscScalar *omega, PetscInt *nits)
 {
-  const CAKrylovVecUpdate half[] = {{.y = x, .b = 1.0, .a = {alpha}, .x = {ph}}}; /* x += alpha p^ */
+  const CAKrylovVecUpdate half[] = {
+    {.y = x, .b = 1.0, .a = {alpha}, .x = {ph}}
+  }; /* x += alpha p^ */
 
   PetscFunctionBegin;
   KSPCheckDot(ksp, dot[0]);

@@ -17,7 +17,24 @@
 #include <cakrylov/private/bicgstabfamily.h>
 
 /* The work vectors, by name (H: the hatted, preconditioned, vector) */
-enum { W_R, W_RT, W_RH, W_W, W_WH, W_T, W_PH, W_SH, W_QH, W_S, W_Z, W_ZH, W_Q, W_Y, W_V, W_COUNT };
+enum {
+  W_R,
+  W_RT,
+  W_RH,
+  W_W,
+  W_WH,
+  W_T,
+  W_PH,
+  W_SH,
+  W_QH,
+  W_S,
+  W_Z,
+  W_ZH,
+  W_Q,
+  W_Y,
+  W_V,
+  W_COUNT
+};
 
 /* xh = M^{-1} x, y = A xh; with the identity preconditioner xh is x and only y = A x is computed */
 static PetscErrorCode KSPPIPEBCGSMPrecMult(KSP ksp, Vec x, Vec xh, Vec y)
@@ -52,8 +69,10 @@ static PetscErrorCode KSPPIPEBCGSMStart(KSP ksp, PetscBool start, Vec *work, Pet
 {
   KSP_BiCGStabFamily     *pb = (KSP_BiCGStabFamily *)ksp->data;
   MPI_Request             req;
-  const CAKrylovVecUpdate u[]  = {{.y = work[W_RT], .a = {1.0}, .x = {work[W_R]}}}; /* rt = r */
-  const Vec               dx[] = {work[W_R], work[W_W]}, dy[] = {work[W_R], work[W_R]};
+  const CAKrylovVecUpdate u[] = {
+    {.y = work[W_RT], .a = {1.0}, .x = {work[W_R]}}
+  }; /* rt = r */
+  const Vec dx[] = {work[W_R], work[W_W]}, dy[] = {work[W_R], work[W_R]};
 
   PetscFunctionBegin;
   PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, start, work[W_R]));
@@ -72,12 +91,12 @@ static PetscErrorCode KSPPIPEBCGSMReplace(KSP ksp, Vec *work)
   KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, PETSC_FALSE, work[W_R]));                 /* r = b - A x */
-  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_R], work[W_RH], work[W_W]));           /* r^ = M^{-1} r, w = A r^ */
-  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_W], work[W_WH], work[W_T]));           /* w^ = M^{-1} w, t = A w^ */
-  PetscCall(CAKrylovKSPMatMult(ksp, work[W_PH], work[W_S]));                         /* s = A p^ */
-  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_S], work[W_SH], work[W_Z]));           /* s^ = M^{-1} s, z = A s^ */
-  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_Z], work[W_ZH], work[W_V]));           /* z^ = M^{-1} z, v = A z^ */
+  PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, PETSC_FALSE, work[W_R])); /* r = b - A x */
+  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_R], work[W_RH], work[W_W])); /* r^ = M^{-1} r, w = A r^ */
+  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_W], work[W_WH], work[W_T])); /* w^ = M^{-1} w, t = A w^ */
+  PetscCall(CAKrylovKSPMatMult(ksp, work[W_PH], work[W_S]));              /* s = A p^ */
+  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_S], work[W_SH], work[W_Z])); /* s^ = M^{-1} s, z = A s^ */
+  PetscCall(KSPPIPEBCGSMPrecMult(ksp, work[W_Z], work[W_ZH], work[W_V])); /* z^ = M^{-1} z, v = A z^ */
   pb->nreplacements++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -94,14 +113,37 @@ static PetscInt KSPPIPEBCGSMGroupA(PetscBool identity, PetscBool first, PetscSca
     u[n++] = (CAKrylovVecUpdate){.y = w[W_S], .a = {1.0}, .x = {w[W_W]}};
     u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0}, .x = {w[W_T]}};
   } else { /* p^ = r^ + beta (p^ - omega s^), s^ = w^ + beta (s^ - omega z^), s = w + beta (s - omega z), z = t + beta (z - omega v) */
-    u[n++] = (CAKrylovVecUpdate){.y = w[W_PH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_RH], w[W_SH]}};
-    if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_SH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_WH], w[W_ZH]}};
-    u[n++] = (CAKrylovVecUpdate){.y = w[W_S], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_W], w[W_Z]}};
-    u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_T], w[W_V]}};
+    u[n++] = (CAKrylovVecUpdate){
+      .y = w[W_PH], .b = beta, .a = {1.0,     -beta * omega},
+              .x = {w[W_RH], w[W_SH]      }
+    };
+    if (!identity)
+      u[n++] = (CAKrylovVecUpdate){
+        .y = w[W_SH], .b = beta, .a = {1.0,     -beta * omega},
+                .x = {w[W_WH], w[W_ZH]      }
+      };
+    u[n++] = (CAKrylovVecUpdate){
+      .y = w[W_S], .b = beta, .a = {1.0,    -beta * omega},
+              .x = {w[W_W], w[W_Z]       }
+    };
+    u[n++] = (CAKrylovVecUpdate){
+      .y = w[W_Z], .b = beta, .a = {1.0,    -beta * omega},
+              .x = {w[W_T], w[W_V]       }
+    };
   }
-  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_QH], .a = {1.0, -alpha}, .x = {w[W_RH], w[W_SH]}}; /* q^ = r^ - alpha s^ */
-  u[n++] = (CAKrylovVecUpdate){.y = w[W_Q], .a = {1.0, -alpha}, .x = {w[W_R], w[W_S]}};                   /* q = r - alpha s */
-  u[n++] = (CAKrylovVecUpdate){.y = w[W_Y], .a = {1.0, -alpha}, .x = {w[W_W], w[W_Z]}};                   /* y = w - alpha z */
+  if (!identity)
+    u[n++] = (CAKrylovVecUpdate){
+      .y = w[W_QH], .a = {1.0,     -alpha },
+           .x = {w[W_RH], w[W_SH]}
+    }; /* q^ = r^ - alpha s^ */
+  u[n++] = (CAKrylovVecUpdate){
+    .y = w[W_Q], .a = {1.0,    -alpha},
+         .x = {w[W_R], w[W_S]}
+  }; /* q = r - alpha s */
+  u[n++] = (CAKrylovVecUpdate){
+    .y = w[W_Y], .a = {1.0,    -alpha},
+         .x = {w[W_W], w[W_Z]}
+  }; /* y = w - alpha z */
   return n;
 }
 
@@ -111,8 +153,15 @@ static PetscInt KSPPIPEBCGSMGroupB(PetscBool identity, PetscScalar alpha, PetscS
 {
   PetscInt n = 0;
 
-  u[n++] = (CAKrylovVecUpdate){.y = x, .b = 1.0, .a = {alpha, omega}, .x = {w[W_PH], w[W_QH]}};
-  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_RH], .a = {1.0, -omega, omega * alpha}, .x = {w[W_QH], w[W_WH], w[W_ZH]}};
+  u[n++] = (CAKrylovVecUpdate){
+    .y = x, .b = 1.0, .a = {alpha,   omega  },
+            .x = {w[W_PH], w[W_QH]}
+  };
+  if (!identity)
+    u[n++] = (CAKrylovVecUpdate){
+      .y = w[W_RH], .a = {1.0,     -omega,  omega * alpha},
+           .x = {w[W_QH], w[W_WH], w[W_ZH]      }
+    };
   return n;
 }
 
@@ -123,8 +172,14 @@ static PetscInt KSPPIPEBCGSMGroupC(PetscBool wantnorm, PetscScalar alpha, PetscS
 {
   const Vec x[] = {w[W_R], w[W_Z], w[W_W], w[W_S], w[W_R]}, y[] = {w[W_RT], w[W_RT], w[W_RT], w[W_RT], w[W_R]};
 
-  u[0] = (CAKrylovVecUpdate){.y = w[W_R], .a = {1.0, -omega}, .x = {w[W_Q], w[W_Y]}};
-  u[1] = (CAKrylovVecUpdate){.y = w[W_W], .a = {1.0, -omega, omega * alpha}, .x = {w[W_Y], w[W_T], w[W_V]}};
+  u[0] = (CAKrylovVecUpdate){
+    .y = w[W_R], .a = {1.0,    -omega},
+         .x = {w[W_Q], w[W_Y]}
+  };
+  u[1] = (CAKrylovVecUpdate){
+    .y = w[W_W], .a = {1.0,    -omega, omega * alpha},
+         .x = {w[W_Y], w[W_T], w[W_V]       }
+  };
   for (PetscInt d = 0; d < 5; d++) {
     dx[d] = x[d];
     dy[d] = y[d];
@@ -215,10 +270,10 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
       continue;
     }
     KSPCheckDot(ksp, dot[0]);
-    beta = (alpha / omega) * (dot[0] / rho);                              /* line 16 */
+    beta = (alpha / omega) * (dot[0] / rho); /* line 16 */
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, dot[2] + beta * dot[3] - beta * omega * dot[1], "(rt, s_{j+1})"));
     if (ksp->reason) break;
-    alpha = dot[0] / (dot[2] + beta * dot[3] - beta * omega * dot[1]);   /* line 17 */
+    alpha = dot[0] / (dot[2] + beta * dot[3] - beta * omega * dot[1]); /* line 17 */
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, alpha, "alpha"));
     if (ksp->reason) break;
     rho = dot[0];
@@ -238,7 +293,14 @@ static PetscErrorCode KSPSolve_PIPEBCGSM(KSP ksp)
 
 /* The products alias[out] = A alias[in] of the block path: w = A r^, t = A w^, v = A z^, and for residual replacement
    s = A p^, z = A s^ (the first also forms A x in w from x copied into r^) */
-enum { P_W, P_T, P_V, P_S, P_Z, P_COUNT };
+enum {
+  P_W,
+  P_T,
+  P_V,
+  P_S,
+  P_Z,
+  P_COUNT
+};
 
 /* y^ = M^{-1} y (not with the identity) and z = A y^ on the active columns (the product that writes z) */
 static PetscErrorCode KSPPIPEBCGSMBlockPrecMult(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt y, PetscInt yh, PetscInt z)
@@ -263,8 +325,10 @@ static PetscErrorCode KSPPIPEBCGSMBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
   PetscFunctionBegin;
   PetscCall(KSPPIPEBCGSMBlockPrecMult(ksp, bs, W_R, W_RH, W_W));
   for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[]  = {{.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}}}; /* rt = r */
-    const Vec               dx[] = {w[W_R], w[W_W]}, dy[] = {w[W_R], w[W_R]};
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_RT], .a = {1.0}, .x = {w[W_R]}}
+    }; /* rt = r */
+    const Vec dx[] = {w[W_R], w[W_W]}, dy[] = {w[W_R], w[W_R]};
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 2, dx, dy, &dots[2 * s]));
   }
@@ -392,7 +456,9 @@ static PetscErrorCode KSPPIPEBCGSMBlockReplace(KSP ksp, KSP_BiCGStabBlockSolve *
   PetscFunctionBegin;
   PetscCall(KSPBlockMultSolution_BiCGStabFamily(ksp, bs, W_W));
   for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[] = {{.y = w[W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[W_W]}}}; /* r = b - A x */
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_R], .a = {1.0, -1.0}, .x = {w[W_COUNT + 1], w[W_W]}}
+    }; /* r = b - A x */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 0, NULL, NULL, NULL));
   }
@@ -451,7 +517,7 @@ static PetscErrorCode KSPMatSolve_PIPEBCGSM(KSP ksp, Mat B, Mat X)
 static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
 {
   KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;
-  PetscBool      isascii;
+  PetscBool           isascii;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));

@@ -17,8 +17,22 @@
 #include <cakrylov/private/bicgstabfamily.h>
 
 /* The work vectors, by name (H: the preconditioned vector, M^{-1} of something) */
-enum { W_R0, W_R, W_Z, W_VH, W_V, W_S, W_TH, W_T, W_Q, W_COUNT };
-enum { REGION_1, REGION_2 }; /* the overlapped regions of an iteration, for the progression statistics */
+enum {
+  W_R0,
+  W_R,
+  W_Z,
+  W_VH,
+  W_V,
+  W_S,
+  W_TH,
+  W_T,
+  W_Q,
+  W_COUNT
+};
+enum {
+  REGION_1,
+  REGION_2
+}; /* the overlapped regions of an iteration, for the progression statistics */
 
 /* y = M^{-1} x while the reduction *req is in flight (region kind): counted, progressed if asked */
 static PetscErrorCode KSPRBiCGStabPCApply(KSP ksp, PetscInt kind, MPI_Request *req, Vec x, Vec y)
@@ -43,8 +57,12 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
 {
   KSP_BiCGStabFamily     *rb = (KSP_BiCGStabFamily *)ksp->data;
   MPI_Request             req;
-  const CAKrylovVecUpdate u[]  = {{.y = w[W_R0], .a = {1.0}, .x = {w[W_R]}}}; /* r0 = r */
-  const CAKrylovVecUpdate uv[] = {{.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}}; /* v^ = z */
+  const CAKrylovVecUpdate u[] = {
+    {.y = w[W_R0], .a = {1.0}, .x = {w[W_R]}}
+  }; /* r0 = r */
+  const CAKrylovVecUpdate uv[] = {
+    {.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}
+  }; /* v^ = z */
 
   PetscFunctionBegin;
   PetscCall(KSPTrueResidual_BiCGStabFamily(ksp, start, w[W_R]));
@@ -62,7 +80,11 @@ static PetscErrorCode KSPRBiCGStabStart(KSP ksp, PetscBool start, Vec *w, PetscS
 static void KSPRBiCGStabPassB(PetscBool identity, PetscScalar alpha, const Vec w[], CAKrylovVecUpdate u[1])
 {
   if (identity) u[0] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-alpha}, .x = {w[W_V]}};
-  else u[0] = (CAKrylovVecUpdate){.y = w[W_TH], .a = {1.0, -alpha}, .x = {w[W_Z], w[W_S]}};
+  else
+    u[0] = (CAKrylovVecUpdate){
+      .y = w[W_TH], .a = {1.0,    -alpha},
+           .x = {w[W_Z], w[W_S]}
+    };
 }
 
 /* line 12 (pass C) into u[] (returns how many) and the 4 dots dx[], dy[]: r~ = r - alpha v (in r; done in pass B with the
@@ -85,10 +107,20 @@ static PetscInt KSPRBiCGStabPassD(PetscBool identity, PetscScalar alpha, PetscSc
 {
   PetscInt n = 0;
 
-  u[n++] = (CAKrylovVecUpdate){.y = x, .b = 1.0, .a = {alpha, omega}, .x = {w[W_VH], w[W_TH]}}; /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
-  u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}};              /* r = r~ - omega t */
-  if (!identity) u[n++] = (CAKrylovVecUpdate){.y = w[W_Z], .a = {1.0, -omega}, .x = {w[W_TH], w[W_Q]}}; /* z = t^ - omega q */
-  u[n++] = (CAKrylovVecUpdate){.y = w[W_VH], .b = beta, .a = {1.0, -beta * omega}, .x = {w[W_Z], w[W_S]}}; /* v^ = z + beta (v^ - omega s) */
+  u[n++] = (CAKrylovVecUpdate){
+    .y = x, .b = 1.0, .a = {alpha,   omega  },
+            .x = {w[W_VH], w[W_TH]}
+  };                 /* x += alpha v^ + omega t^ (t^ = r~ is read before r changes) */
+  u[n++] = (CAKrylovVecUpdate){.y = w[W_R], .b = 1.0, .a = {-omega}, .x = {w[W_T]}}; /* r = r~ - omega t */
+  if (!identity)
+    u[n++] = (CAKrylovVecUpdate){
+      .y = w[W_Z], .a = {1.0,     -omega},
+           .x = {w[W_TH], w[W_Q]}
+    }; /* z = t^ - omega q */
+  u[n++] = (CAKrylovVecUpdate){
+    .y = w[W_VH], .b = beta, .a = {1.0,    -beta * omega},
+            .x = {w[W_Z], w[W_S]       }
+  }; /* v^ = z + beta (v^ - omega s) */
   return n;
 }
 
@@ -117,7 +149,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
 
   while (!ksp->reason) {
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_VH], w[W_V])); /* line 6: v = A v^ */
-    { /* line 7 (pass A): delta = (v, r0), with the local (r_j, r_j) of pass D still to be summed */
+    {                                                    /* line 7 (pass A): delta = (v, r0), with the local (r_j, r_j) of pass D still to be summed */
       const Vec dx[] = {w[W_V]}, dy[] = {w[W_R0]};
 
       PetscCall(CAKrylovVecFused(rb->fallback, 0, NULL, 1, dx, dy, dot));
@@ -144,7 +176,7 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
       PetscCall(CAKrylovVecFused(rb->fallback, 1, u, 0, NULL, NULL, NULL));
     }
     PetscCall(CAKrylovKSPMatMult(ksp, w[W_TH], w[W_T])); /* line 11: t = A t^ */
-    { /* line 12 */
+    {                                                    /* line 12 */
       CAKrylovVecUpdate u[1];
       Vec               dx[4], dy[4];
       const PetscInt    n = KSPRBiCGStabPassC(rb->identity, alpha, w, u, dx, dy);
@@ -198,7 +230,11 @@ static PetscErrorCode KSPSolve_RBiCGStab(KSP ksp)
    its KSPSolve().
 */
 
-enum { P_V, P_T, P_COUNT }; /* the products of the block path: v = A v^ (also A x_0, x_0 copied into v^), t = A t^ */
+enum {
+  P_V,
+  P_T,
+  P_COUNT
+}; /* the products of the block path: v = A v^ (also A x_0, x_0 copied into v^), t = A t^ */
 
 /* y = M^{-1} x on the active columns (not with the identity), while a reduction is in flight */
 static PetscErrorCode KSPRBiCGStabBlockPCApply(KSP ksp, KSP_BiCGStabBlockSolve *bs, PetscInt x, PetscInt y)
@@ -223,7 +259,9 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[] = {{.y = w[W_R0], .a = {1.0}, .x = {w[W_R]}}}; /* r0 = r */
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_R0], .a = {1.0}, .x = {w[W_R]}}
+    }; /* r0 = r */
 
     PetscCall(KSPBlockFused_BiCGStabFamily(ksp, bs, s, 1, u, 1, &w[W_R], &w[W_R], &dots[s]));
   }
@@ -232,7 +270,9 @@ static PetscErrorCode KSPRBiCGStabBlockStart(KSP ksp, KSP_BiCGStabBlockSolve *bs
   PetscCall(KSPBlockReduceEnd_BiCGStabFamily(bs, &req));
   bs->maxnorm = 0.0;
   for (PetscInt s = 0; s < bs->na; s++) {
-    const CAKrylovVecUpdate u[] = {{.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}}; /* v^ = z */
+    const CAKrylovVecUpdate u[] = {
+      {.y = w[W_VH], .a = {1.0}, .x = {w[W_Z]}}
+    }; /* v^ = z */
 
     bk->rho[bk->slot2col[s]] = dots[s];
     PetscCall(KSPBlockInitialTest_BiCGStabFamily(ksp, bs, s, dots[s]));

@@ -278,8 +278,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
-                            R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
   } else { /* the defaults (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -511,7 +510,7 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
   PCMGBottomWrapRichardson(pc, bottom);
   PetscCall(PCMGGetLevels(pc, &levels));
   if (levels > 1) PetscCall(PCMGBottomConfigureCoarse(pc, bottom)); /* a policy given or changed since PCMG made its levels */
-  PetscCall(bottom->setup(pc)); /* PETSc's own checks first (no levels); it may make the levels anew (PCMGSetLevels_MGBottom()) */
+  PetscCall(bottom->setup(pc));                                     /* PETSc's own checks first (no levels); it may make the levels anew (PCMGSetLevels_MGBottom()) */
   PetscCall(PCMGGetLevels(pc, &levels));
   if (levels < 2 || !bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
@@ -941,8 +940,7 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "bottom iterations: %" PetscInt_FMT " (%.1f per solve)\n", r.iterations, r.solves ? (double)r.iterations / r.solves : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in PCMG: %.0f, outside the bottom solves (smoothers, transfers, the cycles' own norms): %.0f\n", r.mgreductions, PetscMax(r.mgreductions - r.reductions, 0.0)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "time in bottom solves: %.3g s of %.3g s in PCMG (%.0f %%); per cycle %.3g s of %.3g s\n", r.bottomtime, r.mgtime, r.mgtime > 0 ? 100.0 * r.bottomtime / r.mgtime : 0.0, r.vcycles ? r.bottomtime / r.vcycles : 0.0,
-                                   r.vcycles ? r.mgtime / r.vcycles : 0.0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "time in bottom solves: %.3g s of %.3g s in PCMG (%.0f %%); per cycle %.3g s of %.3g s\n", r.bottomtime, r.mgtime, r.mgtime > 0 ? 100.0 * r.bottomtime / r.mgtime : 0.0, r.vcycles ? r.bottomtime / r.vcycles : 0.0, r.vcycles ? r.mgtime / r.vcycles : 0.0));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

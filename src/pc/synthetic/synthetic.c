@@ -44,8 +44,8 @@ static PetscErrorCode PCSyntheticPassZero(PetscInt n, PetscScalar *y, PCSyntheti
 
   PetscFunctionBegin;
   for (PetscInt start = 0; start < nw; start += CAKRYLOV_PC_SYNTHETIC_WORDS) {
-    const PetscInt      len = PetscMin(CAKRYLOV_PC_SYNTHETIC_WORDS, nw - start);
-    char *PETSC_RESTRICT yc = (char *)y + sizeof(PCSyntheticWord) * (size_t)start;
+    const PetscInt       len = PetscMin(CAKRYLOV_PC_SYNTHETIC_WORDS, nw - start);
+    char *PETSC_RESTRICT yc  = (char *)y + sizeof(PCSyntheticWord) * (size_t)start;
 
     if (len == CAKRYLOV_PC_SYNTHETIC_WORDS) { /* constant trip count: vectorised without an epilogue */
       for (size_t i = 0; i < (size_t)CAKRYLOV_PC_SYNTHETIC_WORDS; i++) memcpy(yc + sizeof(PCSyntheticWord) * i, &zero, sizeof(PCSyntheticWord));
@@ -71,9 +71,9 @@ static PetscErrorCode PCSyntheticPassCopy(PetscInt n, const PetscScalar *x, Pets
 
   PetscFunctionBegin;
   for (PetscInt start = 0; start < nw; start += CAKRYLOV_PC_SYNTHETIC_WORDS) {
-    const PetscInt            len = PetscMin(CAKRYLOV_PC_SYNTHETIC_WORDS, nw - start);
-    const char *PETSC_RESTRICT xc = (const char *)x + sizeof(PCSyntheticWord) * (size_t)start;
-    char *PETSC_RESTRICT       yc = (char *)y + sizeof(PCSyntheticWord) * (size_t)start;
+    const PetscInt             len = PetscMin(CAKRYLOV_PC_SYNTHETIC_WORDS, nw - start);
+    const char *PETSC_RESTRICT xc  = (const char *)x + sizeof(PCSyntheticWord) * (size_t)start;
+    char *PETSC_RESTRICT       yc  = (char *)y + sizeof(PCSyntheticWord) * (size_t)start;
 
     if (len == CAKRYLOV_PC_SYNTHETIC_WORDS) {
       for (size_t i = 0; i < (size_t)CAKRYLOV_PC_SYNTHETIC_WORDS; i++) {
@@ -141,8 +141,7 @@ static PetscErrorCode PCView_Synthetic(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  identity at complexity alpha = %" PetscInt_FMT " vector reads+writes per application: %" PetscInt_FMT " cop%s of x into y%s\n", syn->alpha, syn->alpha / 2, syn->alpha / 2 == 1 ? "y" : "ies",
-                                   syn->alpha % 2 ? " after one write y = 0" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  identity at complexity alpha = %" PetscInt_FMT " vector reads+writes per application: %" PetscInt_FMT " cop%s of x into y%s\n", syn->alpha, syn->alpha / 2, syn->alpha / 2 == 1 ? "y" : "ies", syn->alpha % 2 ? " after one write y = 0" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  applications: %" PetscInt_FMT "\n", syn->applications));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
