@@ -39,240 +39,327 @@ static PetscErrorCode TestNorm(KSP ksp, Vec v, PetscReal *norm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int main(int argc, char **argv)
-{
-  DM                        da;
-  Mat                       A, B, X, X0;
-  KSP                       ksp, single;
-  PC                        pc, spc;
-  PCType                    pctype;
-  PCSide                    side;
-  KSPNormType               normtype;
-  StencilProblem            problem = STENCIL_CONVDIFF;
-  PetscInt                  dim = 2, n = 24, m = 4, zero = -1, nan = -1, early = -1, rstart, rend, nloc, maxit, nb, its_block, *its_single, longest = 0, offset;
-  PetscReal                 peclet = 0.5, escale = 1e-5, rtol, atol, dtol;
-  PetscBool                 flg, nonzero = PETSC_FALSE, user = PETSC_FALSE, count = PETSC_FALSE, layout_error = PETSC_FALSE, allconv = PETSC_TRUE, resid = PETSC_TRUE, itsok = PETSC_TRUE, same = PETSC_TRUE;
-  KSPConvergedReason        reason_block, *reason_single;
+/* The test's problem, its block solver, the reference of a KSPSolve() per column, and the verdicts found */
+typedef struct {
+  /* options */
+  StencilProblem problem;
+  PetscInt       dim, n, m, zero, nan, early;
+  PetscReal      escale;
+  PetscBool      nonzero, user, count, layout_error;
+  /* the problem: A, the m columns B, the initial guess X0, the solutions X */
+  DM  da;
+  Mat A, B, X, X0;
+  /* the block solver and its settings, copied to the reference */
+  KSP         ksp;
+  PCType      pctype;
+  PCSide      side;
+  KSPNormType normtype;
+  KSPType     type;
+  PetscReal   rtol, atol, dtol;
+  PetscInt    maxit, perit; /* perit: global reductions per iteration of one KSPSolve() */
+  /* the reference: a KSPSolve() per column */
+  PetscInt           *its_single, longest, nred_single;
+  KSPConvergedReason *reason_single;
+  /* the block solve */
+  PetscInt                  nb, offset, its_block, nred_block;
+  KSPConvergedReason        reason_block;
   const KSPConvergedReason *reasons;
   const PetscInt           *its;
-  PetscInt                  nred_block, nred_single = 0, perit;
-  KSPType                   type;
-  PetscBool                 pipe;
+} BlockTest;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(CAKrylovInitializePackage());
+static PetscErrorCode GetOptions(BlockTest *t)
+{
+  PetscFunctionBegin;
+  t->problem = STENCIL_CONVDIFF;
+  t->dim     = 2;
+  t->n       = 24;
+  t->m       = 4;
+  t->zero = t->nan = t->early = -1;
+  t->escale                   = 1e-5;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() test", NULL);
-  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
-  PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, dim, &dim, NULL));
-  PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
-  PetscCall(PetscOptionsInt("-nrhs", "Columns", NULL, m, &m, NULL));
-  PetscCall(PetscOptionsBool("-nonzero_guess", "Start from a nonzero initial guess", NULL, nonzero, &nonzero, NULL));
-  PetscCall(PetscOptionsInt("-zero_column", "A zero column", NULL, zero, &zero, NULL));
-  PetscCall(PetscOptionsInt("-nan_column", "A column with a NaN", NULL, nan, &nan, NULL));
-  PetscCall(PetscOptionsInt("-early_column", "A column scaled by -early_scale", NULL, early, &early, NULL));
-  PetscCall(PetscOptionsReal("-early_scale", "Its scale", NULL, escale, &escale, NULL));
-  PetscCall(PetscOptionsBool("-user_test", "A user convergence test", NULL, user, &user, NULL));
-  PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions", NULL, count, &count, NULL));
-  PetscCall(PetscOptionsBool("-layout_error", "The interleaved layout refuses the PC first", NULL, layout_error, &layout_error, NULL));
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)t->problem, (PetscEnum *)&t->problem, NULL));
+  PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, t->dim, &t->dim, NULL));
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, t->n, &t->n, NULL));
+  PetscCall(PetscOptionsInt("-nrhs", "Columns", NULL, t->m, &t->m, NULL));
+  PetscCall(PetscOptionsBool("-nonzero_guess", "Start from a nonzero initial guess", NULL, t->nonzero, &t->nonzero, NULL));
+  PetscCall(PetscOptionsInt("-zero_column", "A zero column", NULL, t->zero, &t->zero, NULL));
+  PetscCall(PetscOptionsInt("-nan_column", "A column with a NaN", NULL, t->nan, &t->nan, NULL));
+  PetscCall(PetscOptionsInt("-early_column", "A column scaled by -early_scale", NULL, t->early, &t->early, NULL));
+  PetscCall(PetscOptionsReal("-early_scale", "Its scale", NULL, t->escale, &t->escale, NULL));
+  PetscCall(PetscOptionsBool("-user_test", "A user convergence test", NULL, t->user, &t->user, NULL));
+  PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions", NULL, t->count, &t->count, NULL));
+  PetscCall(PetscOptionsBool("-layout_error", "The interleaved layout refuses the PC first", NULL, t->layout_error, &t->layout_error, NULL));
   PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, DM_BOUNDARY_NONE, &da));
-  PetscCall(DMSetUp(da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(AssembleStencilOperator(da, problem, peclet, A));
+/* A on the DMDA; B: m distinct columns b_j(i) = 1 + 0.5 sin(0.37 (j + 1)(i + 1)) of the global index i (the same on any
+   number of ranks), with the special columns asked for; X0: the initial guess 0.1 sin(i + j) or zero; X = X0 */
+static PetscErrorCode CreateProblem(BlockTest *t)
+{
+  PetscInt nloc, rstart, rend;
 
-  /* B: m distinct columns b_j(i) = 1 + 0.5 sin(0.37 (j + 1)(i + 1)) of the global index i (the same on any number of
-     ranks), with the special columns asked for; X0: the initial guess 0.1 sin(i + j) or zero */
-  PetscCall(MatGetLocalSize(A, &nloc, NULL));
-  PetscCall(MatCreateDense(PETSC_COMM_WORLD, nloc, PETSC_DECIDE, PETSC_DETERMINE, m, NULL, &B));
-  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X0));
-  PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
-  for (PetscInt j = 0; j < m; j++) {
+  PetscFunctionBegin;
+  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, t->dim, t->n, DM_BOUNDARY_NONE, &t->da));
+  PetscCall(DMSetUp(t->da));
+  PetscCall(DMCreateMatrix(t->da, &t->A));
+  PetscCall(AssembleStencilOperator(t->da, t->problem, 0.5, t->A));
+  PetscCall(MatGetLocalSize(t->A, &nloc, NULL));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, nloc, PETSC_DECIDE, PETSC_DETERMINE, t->m, NULL, &t->B));
+  PetscCall(MatDuplicate(t->B, MAT_DO_NOT_COPY_VALUES, &t->X0));
+  PetscCall(MatGetOwnershipRange(t->B, &rstart, &rend));
+  for (PetscInt j = 0; j < t->m; j++) {
     for (PetscInt i = rstart; i < rend; i++) {
       PetscScalar v = 1.0 + 0.5 * PetscSinReal(0.37 * (j + 1) * (i + 1));
 
-      if (j == early) v = escale * (1.0 + 0.5 * PetscSinReal(0.37 * (i + 1)));
-      if (j == zero) v = 0.0;
-      if (j == nan && i == 0) v = (PetscScalar)NAN;
-      PetscCall(MatSetValue(B, i, j, v, INSERT_VALUES));
-      PetscCall(MatSetValue(X0, i, j, nonzero ? 0.1 * PetscSinReal((PetscReal)(i + j)) : 0.0, INSERT_VALUES));
+      if (j == t->early) v = t->escale * (1.0 + 0.5 * PetscSinReal(0.37 * (i + 1)));
+      if (j == t->zero) v = 0.0;
+      if (j == t->nan && i == 0) v = (PetscScalar)NAN;
+      PetscCall(MatSetValue(t->B, i, j, v, INSERT_VALUES));
+      PetscCall(MatSetValue(t->X0, i, j, t->nonzero ? 0.1 * PetscSinReal((PetscReal)(i + j)) : 0.0, INSERT_VALUES));
     }
   }
-  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyBegin(X0, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(X0, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatDuplicate(X0, MAT_COPY_VALUES, &X));
+  PetscCall(MatAssemblyBegin(t->B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(t->B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(t->X0, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(t->X0, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatDuplicate(t->X0, MAT_COPY_VALUES, &t->X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetType(ksp, KSPBCGSM));
-  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
-  PetscCall(KSPSetInitialGuessNonzero(ksp, nonzero));
-  PetscCall(KSPSetFromOptions(ksp));
-  if (user) {
+/* The block solver from the options (bcgsm by default, rtol 1e-8), with the user's test if asked; its settings */
+static PetscErrorCode CreateSolver(BlockTest *t)
+{
+  PC        pc;
+  PetscBool bcgsm;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &t->ksp));
+  PetscCall(KSPSetOperators(t->ksp, t->A, t->A));
+  PetscCall(KSPSetType(t->ksp, KSPBCGSM));
+  PetscCall(KSPSetTolerances(t->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(KSPSetInitialGuessNonzero(t->ksp, t->nonzero));
+  PetscCall(KSPSetFromOptions(t->ksp));
+  if (t->user) {
     void *ctx;
 
     PetscCall(KSPConvergedDefaultCreate(&ctx));
-    PetscCall(KSPSetConvergenceTest(ksp, UserConverged, ctx, KSPConvergedDefaultDestroy));
+    PetscCall(KSPSetConvergenceTest(t->ksp, UserConverged, ctx, KSPConvergedDefaultDestroy));
   }
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCGetType(pc, &pctype));
-  PetscCall(KSPGetPCSide(ksp, &side));
-  PetscCall(KSPGetNormType(ksp, &normtype));
-  PetscCall(KSPGetTolerances(ksp, &rtol, &atol, &dtol, &maxit));
-  PetscCall(KSPGetType(ksp, &type));
-  PetscCall(PetscStrcmp(type, KSPPIPEBCGSM, &pipe));
-  PetscCall(PetscStrcmp(type, KSPBCGSM, &flg));
-  perit = flg ? 3 : 2; /* global reductions per iteration of one KSPSolve() */
+  PetscCall(KSPSetUp(t->ksp));
+  PetscCall(KSPGetPC(t->ksp, &pc));
+  PetscCall(PCGetType(pc, &t->pctype));
+  PetscCall(KSPGetPCSide(t->ksp, &t->side));
+  PetscCall(KSPGetNormType(t->ksp, &t->normtype));
+  PetscCall(KSPGetTolerances(t->ksp, &t->rtol, &t->atol, &t->dtol, &t->maxit));
+  PetscCall(KSPGetType(t->ksp, &t->type));
+  PetscCall(PetscStrcmp(t->type, KSPBCGSM, &bcgsm));
+  t->perit = bcgsm ? 3 : 2;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* the reference: a KSPSolve() per column on a KSP of its own with the same settings (and the first use of the PC) */
+/* The reference: a KSPSolve() per column on a KSP of its own with the same settings (and the first use of the PC); with
+   -count_reductions, one more KSPSolve() of the longest column, counted */
+static PetscErrorCode SolveColumns(BlockTest *t)
+{
+  KSP       single;
+  PC        spc;
+  PetscBool pipe;
+
+  PetscFunctionBegin;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &single));
-  PetscCall(KSPSetOperators(single, A, A));
-  PetscCall(KSPSetType(single, type));
+  PetscCall(KSPSetOperators(single, t->A, t->A));
+  PetscCall(KSPSetType(single, t->type));
+  PetscCall(PetscStrcmp(t->type, KSPPIPEBCGSM, &pipe));
   if (pipe) {
     PetscInt period;
 
-    PetscCall(KSPPIPEBCGSMGetReplacementPeriod(ksp, &period));
+    PetscCall(KSPPIPEBCGSMGetReplacementPeriod(t->ksp, &period));
     PetscCall(KSPPIPEBCGSMSetReplacementPeriod(single, period));
   }
   PetscCall(KSPGetPC(single, &spc));
-  PetscCall(PCSetType(spc, pctype));
-  PetscCall(KSPSetPCSide(single, side));
-  PetscCall(KSPSetNormType(single, normtype));
-  PetscCall(KSPSetTolerances(single, rtol, atol, dtol, maxit));
-  PetscCall(KSPSetInitialGuessNonzero(single, nonzero));
-  PetscCall(PetscMalloc2(m, &its_single, m, &reason_single));
-  for (PetscInt j = 0; j < m; j++) {
+  PetscCall(PCSetType(spc, t->pctype));
+  PetscCall(KSPSetPCSide(single, t->side));
+  PetscCall(KSPSetNormType(single, t->normtype));
+  PetscCall(KSPSetTolerances(single, t->rtol, t->atol, t->dtol, t->maxit));
+  PetscCall(KSPSetInitialGuessNonzero(single, t->nonzero));
+  PetscCall(PetscMalloc2(t->m, &t->its_single, t->m, &t->reason_single));
+  t->longest = 0;
+  for (PetscInt j = 0; j < t->m; j++) {
     Vec b, x;
 
-    PetscCall(MatDenseGetColumnVecRead(B, j, &b));
-    PetscCall(MatDenseGetColumnVecWrite(X, j, &x));
+    PetscCall(MatDenseGetColumnVecRead(t->B, j, &b));
+    PetscCall(MatDenseGetColumnVecWrite(t->X, j, &x));
     PetscCall(KSPSolve(single, b, x));
-    PetscCall(MatDenseRestoreColumnVecWrite(X, j, &x));
-    PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
-    PetscCall(KSPGetIterationNumber(single, &its_single[j]));
-    PetscCall(KSPGetConvergedReason(single, &reason_single[j]));
-    if (reason_single[j] > 0 && its_single[j] > its_single[longest]) longest = j;
+    PetscCall(MatDenseRestoreColumnVecWrite(t->X, j, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(t->B, j, &b));
+    PetscCall(KSPGetIterationNumber(single, &t->its_single[j]));
+    PetscCall(KSPGetConvergedReason(single, &t->reason_single[j]));
+    if (t->reason_single[j] > 0 && t->its_single[j] > t->its_single[t->longest]) t->longest = j;
   }
-  if (count) { /* one KSPSolve() of the longest column, counted */
+  if (t->count) {
     Vec b, x;
 
-    PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
-    PetscCall(MatDenseGetColumnVecRead(B, longest, &b));
-    PetscCall(MatDenseGetColumnVecWrite(X, longest, &x));
+    PetscCall(MatCopy(t->X0, t->X, SAME_NONZERO_PATTERN));
+    PetscCall(MatDenseGetColumnVecRead(t->B, t->longest, &b));
+    PetscCall(MatDenseGetColumnVecWrite(t->X, t->longest, &x));
     nreductions = 0;
     counting    = PETSC_TRUE;
     PetscCall(KSPSolve(single, b, x));
-    counting    = PETSC_FALSE;
-    nred_single = nreductions;
-    PetscCall(MatDenseRestoreColumnVecWrite(X, longest, &x));
-    PetscCall(MatDenseRestoreColumnVecRead(B, longest, &b));
+    counting       = PETSC_FALSE;
+    t->nred_single = nreductions;
+    PetscCall(MatDenseRestoreColumnVecWrite(t->X, t->longest, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(t->B, t->longest, &b));
   }
+  PetscCall(KSPDestroy(&single));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  if (layout_error) { /* a PC other than the identity and PCJACOBI in the interleaved layout: a PETSc error, then auto solves */
-    CAKrylovMatSolveLayout layout;
-    PetscErrorCode         ierr;
+/* A PC other than the identity and PCJACOBI in the interleaved layout: a PETSc error, then the layout asked before */
+static PetscErrorCode CheckLayoutError(BlockTest *t)
+{
+  CAKrylovMatSolveLayout layout;
+  PetscErrorCode         ierr;
 
-    PetscCall(CAKrylovKSPGetMatSolveLayout(ksp, &layout));
-    PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED));
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = KSPMatSolve(ksp, B, X);
-    PetscCall(PetscPopErrorHandler());
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the interleaved layout refuses PC %s with PETSC_ERR_SUP: %s\n", pctype, ierr == PETSC_ERR_SUP ? "yes" : "NO"));
-    PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, layout));
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPGetMatSolveLayout(t->ksp, &layout));
+  PetscCall(CAKrylovKSPSetMatSolveLayout(t->ksp, CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = KSPMatSolve(t->ksp, t->B, t->X);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the interleaved layout refuses PC %s with PETSC_ERR_SUP: %s\n", t->pctype, ierr == PETSC_ERR_SUP ? "yes" : "NO"));
+  PetscCall(CAKrylovKSPSetMatSolveLayout(t->ksp, layout));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The block solve, counted; with -count_reductions after a first one that builds what the block path keeps (the
+   products' symbolic phase issues a reduction per active-column count, as the PC's lazy setup does for a single solve) */
+static PetscErrorCode SolveBlock(BlockTest *t)
+{
+  PetscFunctionBegin;
+  if (t->count) {
+    PetscCall(MatCopy(t->X0, t->X, SAME_NONZERO_PATTERN));
+    PetscCall(KSPMatSolve(t->ksp, t->B, t->X));
   }
-
-  /* the block solve; counted, after a first one that builds what the block path keeps (the products' symbolic phase
-     issues a reduction per active-column count, as the PC's lazy setup does for a single solve) */
-  if (count) {
-    PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
-    PetscCall(KSPMatSolve(ksp, B, X));
-  }
-  PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
+  PetscCall(MatCopy(t->X0, t->X, SAME_NONZERO_PATTERN));
   nreductions = 0;
   counting    = PETSC_TRUE;
-  PetscCall(KSPMatSolve(ksp, B, X));
-  counting   = PETSC_FALSE;
-  nred_block = nreductions;
-  PetscCall(KSPGetConvergedReason(ksp, &reason_block));
-  PetscCall(KSPGetIterationNumber(ksp, &its_block));
-  PetscCall(CAKrylovKSPGetMatSolveConvergedReasons(ksp, &nb, &reasons, &its));
-  offset = m - nb; /* -ksp_matsolve_batch_size: the reasons are those of the last batch */
+  PetscCall(KSPMatSolve(t->ksp, t->B, t->X));
+  counting      = PETSC_FALSE;
+  t->nred_block = nreductions;
+  PetscCall(KSPGetConvergedReason(t->ksp, &t->reason_block));
+  PetscCall(KSPGetIterationNumber(t->ksp, &t->its_block));
+  PetscCall(CAKrylovKSPGetMatSolveConvergedReasons(t->ksp, &t->nb, &t->reasons, &t->its));
+  t->offset = t->m - t->nb; /* -ksp_matsolve_batch_size: the reasons are those of the last batch */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  /* verdicts per column: reason and iterations against its KSPSolve(); the true residual of X's column */
-  for (PetscInt j = 0; j < m; j++) {
+/* Per column: its reason and iterations against its KSPSolve() (*same, *itsok, *allconv), and the true residual of X's
+   column in the norm of the test within 1.01 max(rtol ||b_j||, atol) (*resid); the zero column's verdict */
+static PetscErrorCode CheckColumns(BlockTest *t, PetscBool *allconv, PetscBool *resid, PetscBool *same, PetscBool *itsok)
+{
+  PetscFunctionBegin;
+  *allconv = *resid = *same = *itsok = PETSC_TRUE;
+  for (PetscInt j = 0; j < t->m; j++) {
     Vec       b, x, r;
     PetscReal rn, bn;
 
-    if (j >= offset) {
-      const PetscInt jb = j - offset, allowed = PetscMax(1, its_single[j] / 10);
+    if (j >= t->offset) {
+      const PetscInt jb = j - t->offset, allowed = PetscMax(1, t->its_single[j] / 10);
 
-      if (reasons[jb] != reason_single[j]) {
-        same = PETSC_FALSE;
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": block %s, single %s\n", j, KSPConvergedReasons[reasons[jb]], KSPConvergedReasons[reason_single[j]]));
+      if (t->reasons[jb] != t->reason_single[j]) {
+        *same = PETSC_FALSE;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": block %s, single %s\n", j, KSPConvergedReasons[t->reasons[jb]], KSPConvergedReasons[t->reason_single[j]]));
       }
-      if (PetscAbsInt(its[jb] - its_single[j]) > allowed) {
-        itsok = PETSC_FALSE;
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": block %" PetscInt_FMT " iterations, single %" PetscInt_FMT "\n", j, its[jb], its_single[j]));
+      if (PetscAbsInt(t->its[jb] - t->its_single[j]) > allowed) {
+        *itsok = PETSC_FALSE;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": block %" PetscInt_FMT " iterations, single %" PetscInt_FMT "\n", j, t->its[jb], t->its_single[j]));
       }
-      if (reasons[jb] <= 0 && j != nan) allconv = PETSC_FALSE;
+      if (t->reasons[jb] <= 0 && j != t->nan) *allconv = PETSC_FALSE;
     }
-    if (j == nan) continue;
-    PetscCall(MatDenseGetColumnVecRead(B, j, &b));
-    PetscCall(MatDenseGetColumnVecRead(X, j, &x));
+    if (j == t->nan) continue;
+    PetscCall(MatDenseGetColumnVecRead(t->B, j, &b));
+    PetscCall(MatDenseGetColumnVecRead(t->X, j, &x));
     PetscCall(VecDuplicate(b, &r));
-    PetscCall(MatMult(A, x, r));
+    PetscCall(MatMult(t->A, x, r));
     PetscCall(VecAYPX(r, -1.0, b));
-    PetscCall(TestNorm(ksp, r, &rn));
-    PetscCall(TestNorm(ksp, b, &bn));
-    if (rn > 1.01 * PetscMax(rtol * bn, atol)) {
-      resid = PETSC_FALSE;
+    PetscCall(TestNorm(t->ksp, r, &rn));
+    PetscCall(TestNorm(t->ksp, b, &bn));
+    if (rn > 1.01 * PetscMax(t->rtol * bn, t->atol)) {
+      *resid = PETSC_FALSE;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": ||r|| = %g, ||b|| = %g\n", j, (double)rn, (double)bn));
     }
-    if (j == zero) {
+    if (j == t->zero) {
       PetscReal xn;
 
       PetscCall(VecNorm(x, NORM_INFINITY, &xn));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "zero column: converged at iteration 0 with x = 0: %s\n", reasons[j - offset] > 0 && its[j - offset] == 0 && xn == 0.0 ? "yes" : "NO"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "zero column: converged at iteration 0 with x = 0: %s\n", t->reasons[j - t->offset] > 0 && t->its[j - t->offset] == 0 && xn == 0.0 ? "yes" : "NO"));
     }
     PetscCall(VecDestroy(&r));
-    PetscCall(MatDenseRestoreColumnVecRead(X, j, &x));
-    PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
+    PetscCall(MatDenseRestoreColumnVecRead(t->X, j, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(t->B, j, &b));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column converged%s: %s\n", nan >= 0 ? " but the NaN column" : "", allconv ? "yes" : "NO"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The block's reason and count (the worst reason, the largest count), the special columns, the reductions */
+static PetscErrorCode CheckBlock(BlockTest *t)
+{
+  PetscInt           maxits = 0, failed = -1;
+  KSPConvergedReason expect;
+
+  PetscFunctionBegin;
+  for (PetscInt jb = 0; jb < t->nb; jb++) {
+    maxits = PetscMax(maxits, t->its[jb]);
+    if (t->reasons[jb] < 0 && failed < 0) failed = jb;
+  }
+  expect = failed >= 0 ? t->reasons[failed] : t->reason_block;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPGetIterationNumber() the largest column count, KSPGetConvergedReason() negative iff a column failed: %s\n", maxits == t->its_block && t->reason_block == expect && (failed >= 0) == (t->reason_block < 0) ? "yes" : "NO"));
+  if (t->nan >= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NaN column: %s\n", KSPConvergedReasons[t->reasons[t->nan - t->offset]]));
+  if (t->early >= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "early column: converged before the longest column: %s\n", t->reasons[t->early - t->offset] > 0 && t->its[t->early - t->offset] < t->its_block ? "yes" : "NO"));
+  if (t->count) { /* one KSPSolve() of the longest column: 1 (+1 for ||b|| with a nonzero guess) + perit per iteration; the block: the same + perit per iteration it took more */
+    const PetscInt expected = t->nred_single + t->perit * (t->its_block - t->its_single[t->longest]);
+
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions of KSPMatSolve(), counted: those of one KSPSolve() (the same per iteration): %s\n", t->nred_block == expected ? "yes" : "NO"));
+    if (t->nred_block != expected)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  block %" PetscInt_FMT " in %" PetscInt_FMT " iterations, single %" PetscInt_FMT " in %" PetscInt_FMT "\n", t->nred_block, t->its_block, t->nred_single, t->its_single[t->longest]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Destroy(BlockTest *t)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(t->its_single, t->reason_single));
+  PetscCall(KSPDestroy(&t->ksp));
+  PetscCall(MatDestroy(&t->X));
+  PetscCall(MatDestroy(&t->X0));
+  PetscCall(MatDestroy(&t->B));
+  PetscCall(MatDestroy(&t->A));
+  PetscCall(DMDestroy(&t->da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  BlockTest t = {0};
+  PetscBool allconv, resid, same, itsok;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(CAKrylovInitializePackage());
+  PetscCall(GetOptions(&t));
+  PetscCall(CreateProblem(&t));
+  PetscCall(CreateSolver(&t));
+  PetscCall(SolveColumns(&t));
+  if (t.layout_error) PetscCall(CheckLayoutError(&t));
+  PetscCall(SolveBlock(&t));
+  PetscCall(CheckColumns(&t, &allconv, &resid, &same, &itsok));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column converged%s: %s\n", t.nan >= 0 ? " but the NaN column" : "", allconv ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column's true residual <= 1.01 max(rtol ||b_j||, atol) (norm of the test): %s\n", resid ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column: the reason of its KSPSolve(): %s\n", same ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column: iterations within max(1, 10 %%) of its KSPSolve(): %s\n", itsok ? "yes" : "NO"));
-  { /* the block's reason and iterations: the worst reason, the largest count */
-    PetscInt           maxits = 0, failed = -1;
-    KSPConvergedReason expect;
-
-    for (PetscInt jb = 0; jb < nb; jb++) {
-      maxits = PetscMax(maxits, its[jb]);
-      if (reasons[jb] < 0 && failed < 0) failed = jb;
-    }
-    expect = failed >= 0 ? reasons[failed] : reason_block;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPGetIterationNumber() the largest column count, KSPGetConvergedReason() negative iff a column failed: %s\n", maxits == its_block && reason_block == expect && (failed >= 0) == (reason_block < 0) ? "yes" : "NO"));
-  }
-  if (nan >= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NaN column: %s\n", KSPConvergedReasons[reasons[nan - offset]]));
-  if (early >= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "early column: converged before the longest column: %s\n", reasons[early - offset] > 0 && its[early - offset] < its_block ? "yes" : "NO"));
-  if (count) { /* one KSPSolve() of the longest column: 1 (+1 for ||b|| with a nonzero guess) + perit per iteration; the block: the same + perit per iteration it took more */
-    const PetscInt expected = nred_single + perit * (its_block - its_single[longest]);
-
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions of KSPMatSolve(), counted: those of one KSPSolve() (the same per iteration): %s\n", nred_block == expected ? "yes" : "NO"));
-    if (nred_block != expected) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  block %" PetscInt_FMT " in %" PetscInt_FMT " iterations, single %" PetscInt_FMT " in %" PetscInt_FMT "\n", nred_block, its_block, nred_single, its_single[longest]));
-  }
-
-  PetscCall(PetscFree2(its_single, reason_single));
-  PetscCall(KSPDestroy(&single));
-  PetscCall(KSPDestroy(&ksp));
-  PetscCall(MatDestroy(&X));
-  PetscCall(MatDestroy(&X0));
-  PetscCall(MatDestroy(&B));
-  PetscCall(MatDestroy(&A));
-  PetscCall(DMDestroy(&da));
+  PetscCall(CheckBlock(&t));
+  PetscCall(Destroy(&t));
   PetscCall(PetscFinalize());
   return 0;
 }
