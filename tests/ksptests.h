@@ -233,6 +233,95 @@ static PetscErrorCode CheckProgressTests(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* -count_reductions: what each type promises, from the counts of this run (the solve just made, counted): cabicgstab 1
+   per outer iteration (r_0's norm included) and 1 per check of a convergence claim (stats: its own statistics of the
+   solve), bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration, rbicgstab 2 non-blocking per iteration, each
+   + 1 for r_0, rbicgstab + 1 for the norm of the last iterate */
+static PetscErrorCode CheckReductions(KSP ksp, const KSPCABiCGStabStatistics *stats)
+{
+  PetscInt    its, expected, expected_nonblocking;
+  PetscBool   isbcgsm, ispipe, isrb;
+  KSPType     type;
+  KSPNormType normtype;
+  char        promise[128];
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetNormType(ksp, &normtype));
+  PetscCall(PetscStrcmp(type, KSPBCGSM, &isbcgsm));
+  PetscCall(PetscStrcmp(type, KSPPIPEBCGSM, &ispipe));
+  PetscCall(PetscStrcmp(type, KSPRBICGSTAB, &isrb));
+  PetscCheck(stats || isbcgsm || ispipe || isrb, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-count_reductions knows cabicgstab, bcgsm, pipebcgsm and rbicgstab, not %s", type);
+  if (stats) { /* the solve's own statistics: outer iterations (Gram matrices) and checks of convergence claims */
+    expected             = stats->outer + stats->checks;
+    expected_nonblocking = 0;
+    PetscCall(PetscStrncpy(promise, "1 per outer iteration + 1 per check of a convergence claim, as the solver reports them", sizeof(promise)));
+    if (stats->reductions != expected) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  the solver reports %" PetscInt_FMT " reductions for %" PetscInt_FMT " outer iterations and %" PetscInt_FMT " checks\n", stats->reductions, stats->outer, stats->checks));
+      expected = -1;
+    }
+  } else if (isbcgsm) {
+    expected             = 1 + 3 * its;
+    expected_nonblocking = 0;
+    PetscCall(PetscStrncpy(promise, "1 + 3 per iteration", sizeof(promise)));
+  } else {
+    const PetscInt final = isrb && normtype != KSP_NORM_NONE ? 1 : 0;
+
+    expected             = 1 + 2 * its + final;
+    expected_nonblocking = expected;
+    PetscCall(PetscStrncpy(promise, final ? "1 + 2 per iteration + 1 for the last norm, all non-blocking" : "1 + 2 per iteration, all non-blocking", sizeof(promise)));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve, counted: %s: %s\n", promise, nreductions == expected && nnonblocking == expected_nonblocking ? "yes" : "NO"));
+  if (nreductions != expected || nnonblocking != expected_nonblocking)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations, expected %" PetscInt_FMT " (%" PetscInt_FMT ")\n", nreductions, nnonblocking, its, expected, expected_nonblocking));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -compare: the same solve with PETSc's compare_type, the same PC, side, norm, rtol and guess; iterations within
+   max(1, compare its_ref) */
+static PetscErrorCode CompareIterations(KSP ksp, Vec b, Vec x0, Vec x, const char compare_type[], PetscReal compare, PetscBool count, PetscBool print_its)
+{
+  KSP         ref;
+  Mat         A;
+  PC          pc, bpc;
+  PCType      pctype;
+  PCSide      side;
+  KSPType     type;
+  KSPNormType normtype;
+  PetscReal   rtol;
+  PetscBool   nonzero;
+  PetscInt    its, its_ref, allowed;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetType(ksp, &type));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetNormType(ksp, &normtype));
+  PetscCall(KSPGetTolerances(ksp, &rtol, NULL, NULL, NULL));
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &pctype));
+  PetscCall(KSPGetPCSide(ksp, &side));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ref));
+  PetscCall(KSPSetOperators(ref, A, A));
+  PetscCall(KSPSetType(ref, compare_type));
+  PetscCall(KSPSetPCSide(ref, side));
+  PetscCall(KSPSetNormType(ref, normtype));
+  PetscCall(KSPSetTolerances(ref, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
+  PetscCall(KSPSetInitialGuessNonzero(ref, nonzero));
+  PetscCall(KSPGetPC(ref, &bpc));
+  PetscCall(PCSetType(bpc, pctype));
+  PetscCall(CountedSolve(ref, b, x0, x, count, NULL));
+  PetscCall(KSPGetIterationNumber(ref, &its_ref));
+  allowed = PetscMax(1, (PetscInt)(compare * its_ref));
+  if (print_its) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " iterations\n", compare_type, its_ref));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations within max(1, %g its_%s) of %s: %s\n", (double)compare, compare_type, compare_type, PetscAbsInt(its - its_ref) <= allowed ? "yes" : "NO"));
+  if (PetscAbsInt(its - its_ref) > allowed) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s %" PetscInt_FMT ", %s %" PetscInt_FMT "\n", type, its, compare_type, its_ref));
+  PetscCall(KSPDestroy(&ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The solve of the problem the options describe with default_type (or -ksp_type), its verdicts, and the checks asked for */
 static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks)
 {
@@ -240,7 +329,6 @@ static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks
   Mat                     A;
   Vec                     x, b, x0;
   KSP                     ksp;
-  PC                      pc;
   StencilProblem          problem = STENCIL_POISSON;
   Rhs                     rhs     = RHS_ONES;
   PetscInt                dim = 2, n = 24, its, history_digits = 0, nsolves = 1;
@@ -335,69 +423,8 @@ static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks
   if (check_progress_tests) PetscCall(CheckProgressTests(ksp));
   if (hooks && hooks->checks) PetscCall(hooks->checks(ksp, b, x0, x));
 
-  if (count) { /* what each type promises, from the counts of this run: cabicgstab 1 per outer iteration (r_0's norm included)
-                  and 1 per check of a convergence claim,
-                  bcgsm 3 per iteration, pipebcgsm 2 non-blocking per iteration, rbicgstab 2 non-blocking per iteration, each
-                  + 1 for r_0, rbicgstab + 1 for the norm of the last iterate */
-    PetscInt  expected, expected_nonblocking;
-    PetscBool isbcgsm, ispipe, isrb;
-    char      promise[128];
-
-    PetscCall(PetscStrcmp(type, KSPBCGSM, &isbcgsm));
-    PetscCall(PetscStrcmp(type, KSPPIPEBCGSM, &ispipe));
-    PetscCall(PetscStrcmp(type, KSPRBICGSTAB, &isrb));
-    PetscCheck(iscab || isbcgsm || ispipe || isrb, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-count_reductions knows cabicgstab, bcgsm, pipebcgsm and rbicgstab, not %s", type);
-    if (iscab) { /* the solve's own statistics: outer iterations (Gram matrices) and checks of convergence claims */
-      expected             = solve_stats.outer + solve_stats.checks;
-      expected_nonblocking = 0;
-      PetscCall(PetscStrncpy(promise, "1 per outer iteration + 1 per check of a convergence claim, as the solver reports them", sizeof(promise)));
-      if (solve_stats.reductions != expected) {
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  the solver reports %" PetscInt_FMT " reductions for %" PetscInt_FMT " outer iterations and %" PetscInt_FMT " checks\n", solve_stats.reductions, solve_stats.outer, solve_stats.checks));
-        expected = -1;
-      }
-    } else if (isbcgsm) {
-      expected             = 1 + 3 * its;
-      expected_nonblocking = 0;
-      PetscCall(PetscStrncpy(promise, "1 + 3 per iteration", sizeof(promise)));
-    } else {
-      const PetscInt final = isrb && normtype != KSP_NORM_NONE ? 1 : 0;
-
-      expected             = 1 + 2 * its + final;
-      expected_nonblocking = expected;
-      PetscCall(PetscStrncpy(promise, final ? "1 + 2 per iteration + 1 for the last norm, all non-blocking" : "1 + 2 per iteration, all non-blocking", sizeof(promise)));
-    }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in KSPSolve, counted: %s: %s\n", promise, nreductions == expected && nnonblocking == expected_nonblocking ? "yes" : "NO"));
-    if (nreductions != expected || nnonblocking != expected_nonblocking)
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking) for %" PetscInt_FMT " iterations, expected %" PetscInt_FMT " (%" PetscInt_FMT ")\n", nreductions, nnonblocking, its, expected, expected_nonblocking));
-  }
-
-  if (compare >= 0.0) { /* the same solve with PETSc's -compare_type */
-    KSP      ref;
-    PC       bpc;
-    PCType   pctype;
-    PCSide   side;
-    PetscInt its_ref, allowed;
-
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCGetType(pc, &pctype));
-    PetscCall(KSPGetPCSide(ksp, &side));
-    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ref));
-    PetscCall(KSPSetOperators(ref, A, A));
-    PetscCall(KSPSetType(ref, compare_type));
-    PetscCall(KSPSetPCSide(ref, side));
-    PetscCall(KSPSetNormType(ref, normtype));
-    PetscCall(KSPSetTolerances(ref, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
-    PetscCall(KSPSetInitialGuessNonzero(ref, nonzero));
-    PetscCall(KSPGetPC(ref, &bpc));
-    PetscCall(PCSetType(bpc, pctype));
-    PetscCall(CountedSolve(ref, b, x0, x, count, NULL));
-    PetscCall(KSPGetIterationNumber(ref, &its_ref));
-    allowed = PetscMax(1, (PetscInt)(compare * its_ref));
-    if (print_its) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " iterations\n", compare_type, its_ref));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations within max(1, %g its_%s) of %s: %s\n", (double)compare, compare_type, compare_type, PetscAbsInt(its - its_ref) <= allowed ? "yes" : "NO"));
-    if (PetscAbsInt(its - its_ref) > allowed) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s %" PetscInt_FMT ", %s %" PetscInt_FMT "\n", type, its, compare_type, its_ref));
-    PetscCall(KSPDestroy(&ref));
-  }
+  if (count) PetscCall(CheckReductions(ksp, iscab ? &solve_stats : NULL));
+  if (compare >= 0.0) PetscCall(CompareIterations(ksp, b, x0, x, compare_type, compare, count, print_its));
 
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x0));
