@@ -421,9 +421,9 @@ static PetscErrorCode KSPSetFromOptions_BCGSM(KSP ksp, CAKrylovOptionItems Petsc
    residual norm of the columns tested at that iteration, and every monitor sees that column as the KSP's system
    (`KSPGetRhs()`, `KSPGetSolution()`, `KSPBuildSolution()`, `KSPBuildResidual()`: its b and present x, so
    `-ksp_monitor_true_residual` prints its true residual). B and X must be distinct and distributed by rows as the
-   operator (`PETSC_ERR_ARG_INCOMP` otherwise). An exact (r, r~) = 0, from which `KSPSolve()` restarts with r~ = r, ends
-   its block column as `KSP_DIVERGED_BREAKDOWN` after the column's residual test (rounding makes it rare; solve such a
-   column again with `KSPSolve()` from its X). A residual that is NaN is `KSP_DIVERGED_NANORINF` (a PC
+   operator (`PETSC_ERR_ARG_INCOMP` otherwise). An exact (r, r~) = 0 restarts the column from p = r~ = r, as
+   `KSPSolve()` does (`KSPPIPEBCGSM` and `KSPRBICGSTAB`, whose `KSPSolve()` restarts from the true residual, end such a
+   block column with `KSP_DIVERGED_BREAKDOWN` after its residual test). A residual that is NaN is `KSP_DIVERGED_NANORINF` (a PC
    failure is not told apart there). The first block solve builds the products for each count of active columns
    (one reduction each in MPIAIJ's symbolic phase); later solves with the same operator reuse them. A user convergence
    test, a null space attached to the operator, an operator other than `MATSEQAIJ`/`MATMPIAIJ`, blocks other than
