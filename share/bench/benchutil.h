@@ -1,7 +1,7 @@
 /*
-   What the benchmark programs of share/bench share (merged.c, mrhs.c): their problem, the STREAM triad measured on the
-   ranks of the run, the median, one SpMV timed alone, and the CSV files they append to. Include it in one source file of
-   a program (the makefile puts tests/ on the include path, for tests/stencil.h).
+   What the benchmark programs of share/bench share (merged.c, mrhs.c): their problem, the choice of methods (-methods),
+   the STREAM triad measured on the ranks of the run, the median, one SpMV timed alone, and the CSV files they append to.
+   Include it in one source file of a program (the makefile puts share/problems/ on the include path, for stencil.h).
 */
 #pragma once
 
@@ -28,6 +28,32 @@ static PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, Mat *A, 
   PetscCall(MatGetInfo(*A, MAT_GLOBAL_SUM, &info));
   *nnz = (PetscReal)info.nz_used;
   PetscFunctionReturn(0);
+}
+
+#define BENCH_MAX_METHODS 16
+
+/* Inside the program's PetscOptionsBegin()/End(): -methods a,b,... among the nmethods name[] of its table; selected[k] for
+   each method named, for every method when the option is not given (*given false) */
+static PetscErrorCode BenchOptionsMethods(CAKrylovOptionItems PetscOptionsObject, PetscInt nmethods, const char *const name[], PetscBool selected[], PetscBool *given)
+{
+  char    *list[BENCH_MAX_METHODS];
+  PetscInt nlist = BENCH_MAX_METHODS;
+
+  PetscFunctionBegin;
+  PetscCheck(nmethods <= BENCH_MAX_METHODS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At most %d methods", BENCH_MAX_METHODS);
+  PetscCall(PetscOptionsStringArray("-methods", "Comma-separated methods to run", NULL, list, &nlist, given));
+  for (PetscInt k = 0; k < nmethods; k++) selected[k] = *given ? PETSC_FALSE : PETSC_TRUE;
+  for (PetscInt i = 0; i < (*given ? nlist : 0); i++) {
+    PetscBool found = PETSC_FALSE;
+
+    for (PetscInt k = 0; k < nmethods && !found; k++) {
+      PetscCall(PetscStrcmp(list[i], name[k], &found));
+      if (found) selected[k] = PETSC_TRUE;
+    }
+    PetscCheck(found, PetscOptionsObject->comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown method %s in -methods", list[i]);
+    PetscCall(PetscFree(list[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Opens file name for appending on rank 0 (*fp NULL on the other ranks), with the header line when the file is new or empty */

@@ -235,43 +235,34 @@ int main(int argc, char **argv)
   Vec          b, x;
   KSP          ksp[NMETHODS] = {NULL};
   HypreBench   hyp           = {0};
-  PetscInt     n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS], nnames = NMETHODS;
+  PetscInt     n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS];
   PetscReal   *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv;
   PetscReal    med[NMETHODS], rbcgs[NMETHODS], rnative[NMETHODS], rhypre[NMETHODS], bytes[NMETHODS];
   double       gbs = 0.0;
   PCSide       side[NMETHODS];
-  PetscBool    selected[NMETHODS] = {PETSC_FALSE}, stream   = PETSC_TRUE, methodsset, csvset;
-  char        *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "";
-  const PCType pctypes[] = {PCNONE, PCJACOBI, PCSYNTHETIC};
+  PetscBool    selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, methodsset, csvset;
+  const char  *names[NMETHODS];
+  char         csvname[PETSC_MAX_PATH_LEN] = "";
+  const PCType pctypes[]                   = {PCNONE, PCJACOBI, PCSYNTHETIC};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (PetscInt m = 0; m < NMETHODS; m++) names[m] = methods[m].name;
   PetscOptionsBegin(comm, NULL, "BiCGStab variants benchmark", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 3, PCTypes[pc], &pc, NULL));
   PetscCall(PetscOptionsInt("-pc_synthetic_complexity", "Vector reads+writes of one synthetic PC application", NULL, alpha, &alpha, NULL));
   PetscCall(PetscOptionsInt("-its", "Iterations per solve", NULL, its, &its, NULL));
   PetscCall(PetscOptionsInt("-runs", "Timed rounds", NULL, runs, &runs, NULL));
-  PetscCall(PetscOptionsStringArray("-methods", "Comma-separated methods to run", NULL, names, &nnames, &methodsset));
+  PetscCall(BenchOptionsMethods(PetscOptionsObject, NMETHODS, names, selected, &methodsset));
   PetscCall(PetscOptionsBool("-stream", "Measure the STREAM triad", NULL, stream, &stream, NULL));
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per method to this file", NULL, csvname, csvname, sizeof(csvname), &csvset));
   PetscOptionsEnd();
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " must be >= 2", n);
   PetscCheck(its >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its %" PetscInt_FMT " must be >= 1", its);
   PetscCheck(runs >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs %" PetscInt_FMT " must be >= 1", runs);
-  if (methodsset) {
-    for (PetscInt i = 0; i < nnames; i++) {
-      const PetscInt m = MethodIndex(names[i]);
-
-      PetscCheck(m >= 0, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown method %s in -methods", names[i]);
-      selected[m] = PETSC_TRUE;
-      PetscCall(PetscFree(names[i]));
-    }
-  } else {
-    for (PetscInt m = 0; m < NMETHODS; m++) selected[m] = PETSC_TRUE;
-  }
   if (pc == 2 && selected[NMETHODS - 1]) {
     selected[NMETHODS - 1] = PETSC_FALSE;
     PetscCall(PetscPrintf(comm, "(hypre's BiCGSTAB has no synthetic preconditioner: skipped)\n"));

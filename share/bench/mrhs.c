@@ -187,10 +187,11 @@ int main(int argc, char **argv)
   DM             da;
   Mat            A;
   Vec            b, x;
-  PetscInt       n = 200, its = 4, runs = 3, pc = 0, N, nloc, mlist[MAXM] = {1, 4, 16}, nm = MAXM, nnames = NMETHODS, mstream = 0;
+  PetscInt       n = 200, its = 4, runs = 3, pc = 0, N, nloc, mlist[MAXM] = {1, 4, 16}, nm = MAXM, mstream = 0;
   PetscReal     *t, nnz = 0.0, mbytes, tspmv, triad = 0.0, med[NMETHODS];
   PetscBool      selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, layout = PETSC_TRUE, methodsset, mset;
-  char          *names[NMETHODS], csvname[PETSC_MAX_PATH_LEN] = "", laycsvname[PETSC_MAX_PATH_LEN] = "";
+  const char    *names[NMETHODS];
+  char           csvname[PETSC_MAX_PATH_LEN] = "", laycsvname[PETSC_MAX_PATH_LEN] = "";
   double         gbs = 0.0;
   PetscLogDouble peak, peaksum;
   FILE          *fp, *lfp;
@@ -200,6 +201,7 @@ int main(int argc, char **argv)
   PetscCall(PetscMemorySetGetMaximumUsage());
   comm = PETSC_COMM_WORLD;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  for (PetscInt k = 0; k < NMETHODS; k++) names[k] = methods[k].name;
   PetscOptionsBegin(comm, NULL, "Multiple right-hand sides benchmark", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsIntArray("-m", "Numbers of right-hand sides", NULL, mlist, &nm, &mset));
@@ -207,7 +209,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 2, PCTypes[pc], &pc, NULL));
   PetscCall(PetscOptionsInt("-its", "Iterations per solve", NULL, its, &its, NULL));
   PetscCall(PetscOptionsInt("-runs", "Timed solves per (m, method)", NULL, runs, &runs, NULL));
-  PetscCall(PetscOptionsStringArray("-methods", "Comma-separated methods to run", NULL, names, &nnames, &methodsset));
+  PetscCall(BenchOptionsMethods(PetscOptionsObject, NMETHODS, names, selected, &methodsset));
   PetscCall(PetscOptionsBool("-layout", "Time one SpMV of m columns dense and MAIJ", NULL, layout, &layout, NULL));
   PetscCall(PetscOptionsBool("-stream", "Measure the STREAM triad", NULL, stream, &stream, NULL));
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per (m, method) to this file", NULL, csvname, csvname, sizeof(csvname), NULL));
@@ -218,17 +220,6 @@ int main(int argc, char **argv)
   PetscCheck(runs >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs %" PetscInt_FMT " must be >= 1", runs);
   PetscCheck(nm >= 1, comm, PETSC_ERR_ARG_WRONG, "-m needs at least one number of right-hand sides");
   for (PetscInt i = 0; i < nm; i++) PetscCheck(mlist[i] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-m %" PetscInt_FMT " must be >= 1", mlist[i]);
-  for (PetscInt i = 0; i < (methodsset ? nnames : 0); i++) {
-    PetscBool found = PETSC_FALSE;
-
-    for (PetscInt k = 0; k < NMETHODS && !found; k++) {
-      PetscCall(PetscStrcmp(names[i], methods[k].name, &found));
-      if (found) selected[k] = PETSC_TRUE;
-    }
-    PetscCheck(found, comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown method %s in -methods", names[i]);
-    PetscCall(PetscFree(names[i]));
-  }
-  for (PetscInt k = 0; k < NMETHODS && !methodsset; k++) selected[k] = PETSC_TRUE;
 
   PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
   PetscCall(VecGetLocalSize(b, &nloc));
