@@ -476,9 +476,10 @@ static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, KSPCABiCGStabOuter *o)
    The monomial basis y_{i+1} = Â y_i / gamma grows like (||Â|| / gamma)^i: gamma is the power of 2 nearest to tau, the largest
    ||Â y_i|| / ||y_i|| each Gram matrix measures (no reduction of its own), for the next outer iteration. A power of 2 scales
    exactly: the iterates are those of the unscaled basis bit for bit, where that one neither overflows nor underflows. The first
-   outer iteration of a KSP has no measure (gamma = 1), nor has one after the operator changed much: if its Gram matrix is
-   unusable (an entry not finite, or a squared norm near underflow) and the measure says another gamma, *again asks to build the
-   outer iteration again with it (one reduction more).
+   outer iteration of a solve uses the measure of the solve before (gamma = 1 before any), which a new operator may make
+   wrong: if its Gram matrix is unusable (an entry not finite, or a squared norm near underflow) and the measure says another
+   gamma, *again asks to build it again with that one (one reduction more, at most once per solve; later outer iterations use
+   the measure of the one before, of the same operator).
 */
 static PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
 {
@@ -493,7 +494,7 @@ static PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o,
   cab->mono_scale = PetscPowReal(2.0, PetscFloorReal(PetscLog2Real(tau) + 0.5));
   for (PetscInt i = 0; i < nb * (nb + 1); i++) usable = usable && !PetscIsInfOrNanScalar(cab->GG[i]) ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt i = 0; i < nb; i++) usable = usable && PetscRealPart(cab->GG[nb + i + nb * i]) >= KSPCABICGSTAB_GRAM_TINY ? PETSC_TRUE : PETSC_FALSE;
-  if (!usable && cab->mono_scale != used) {
+  if (!usable && cab->mono_scale != used && o->k == 0) {
     *again = PETSC_TRUE;
     PetscCall(PetscInfo(ksp, "Outer iteration %" PetscInt_FMT ": Gram matrix of the monomial basis unusable with scaling %g; again with %g (||A|| estimate %g)\n", o->k, (double)used, (double)cab->mono_scale, (double)tau));
   }
@@ -1220,8 +1221,9 @@ PetscErrorCode KSPCABiCGStabGetS(KSP ksp, PetscInt *s)
               gamma is the power of 2 nearest to the ||Â|| the previous Gram matrix measured (its largest ||Â v_i|| / ||v_i||,
               no communication), so the basis neither overflows nor underflows whatever the scale of the operator, and a
               power of 2 scales exactly: the iterates are those of the unscaled basis where that one stays finite. The first
-              outer iteration of a solver has gamma = 1; if its Gram matrix overflows or underflows, it is built again with
-              the gamma it measured (one reduction more, `-info` says so).
+              outer iteration of a solve takes the gamma of the solve before (1 before any); if its Gram matrix overflows or
+              underflows, it is built again with the gamma it measured (one reduction more, once per solve at most, `-info`
+              says so).
 . newton    - v_{i+1} = (Â - theta_i) v_i / gamma_i with the shifts theta_i the first 2s Leja points (each next one
               the farthest from those before) of the Ritz values of the preconditioned operator together with the 2s
               Chebyshev points of their real interval; the Chebyshev points fill the inside of the spectrum, which 2s

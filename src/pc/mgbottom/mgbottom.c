@@ -248,6 +248,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   PetscReal    R;
 
   PetscFunctionBegin;
+  bottom->basis[0] = 0; /* the report says only what this setup chose */
   PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
   if (!iscab || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
   /* the radii of the coarse operator on all ranks (under PCTELESCOPE the inner KSP's copy of it is filled later) */
@@ -423,16 +424,17 @@ static PetscErrorCode PCMGSetLevels_MGBottom(PC pc, PetscInt levels, MPI_Comm *c
 {
   PCMGBottom *bottom;
   PetscInt    before;
-  KSP         coarse;
+  KSP         coarse, old = NULL;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
   PetscCall(PCMGGetLevels(pc, &before));
+  if (before > 1) PetscCall(PCMGGetCoarseSolve(pc, &old)); /* compared, never used: PETSc may destroy it */
   PetscCall(bottom->setlevels(pc, levels, comms));
-  if (levels == before || !PCMGBottomLive(pc)) PetscFunctionReturn(PETSC_SUCCESS); /* PETSc kept its levels */
+  if (levels > 1) PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  else coarse = NULL;
+  if ((levels == before && coarse == old) || !PCMGBottomLive(pc)) PetscFunctionReturn(PETSC_SUCCESS); /* PETSc kept its levels */
   PetscCall(PCMGBottomForget(bottom));
-  if (levels < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
   if (!coarse) PetscFunctionReturn(PETSC_SUCCESS); /* this rank is not on the coarse level (comms) */
   PetscCall(KSPSetPreSolve(coarse, PCMGBottomPreSolve, bottom));
   PetscCall(KSPSetPostSolve(coarse, PCMGBottomPostSolve, bottom));
