@@ -43,10 +43,12 @@ static PetscErrorCode FillAwkward(Vec x, PetscInt offset)
     uint64_t       bits;
 
     if (g % 4 == 0) bits = patterns[(g / 4) % np];
-    else { /* random bits (splitmix64 of the global index): ordinary numbers of every exponent, and a few more NaNs */ state = (uint64_t)g + 0x9E3779B97F4A7C15ULL;
-      state                                                                                                                  = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9ULL;
-      state                                                                                                                  = (state ^ (state >> 27)) * 0x94D049BB133111EBULL;
-      bits                                                                                                                   = state ^ (state >> 31);
+    else {
+      /* random bits (splitmix64 of the global index): ordinary numbers of every exponent, and a few more NaNs */
+      state = (uint64_t)g + 0x9E3779B97F4A7C15ULL;
+      state = (state ^ (state >> 30)) * 0xBF58476D1CE4E5B9ULL;
+      state = (state ^ (state >> 27)) * 0x94D049BB133111EBULL;
+      bits  = state ^ (state >> 31);
     }
     PetscCall(PetscMemcpy(&a[i], &bits, sizeof(bits)));
   }

@@ -209,7 +209,9 @@ int main(int argc, char **argv)
   PetscCall(DMCreateGlobalVector(da, &b));
   PetscCall(VecDuplicate(b, &x));
   if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(da, A, b));
-  else { /* b = 1 */ PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
+  else {
+    /* b = 1 */
+    PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
     PetscCall(VecSet(b, 1.0));
   }
 

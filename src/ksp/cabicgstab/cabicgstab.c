@@ -314,7 +314,9 @@ static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
   PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->V, &cab->ld, &zero, cab->GG, &m));
   PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * (nb + 1)));
   if (!cab->symmetric) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->GG, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
-  else { /* G = [P, R]^T [P, R] is symmetric: send g and G's upper triangle, nb + nb (nb+1)/2 numbers instead of nb (nb+1) */ PetscScalar *g = cab->GG, *G = cab->GG + nb, *buf = cab->packed;
+  else {
+    /* G = [P, R]^T [P, R] is symmetric: send g and G's upper triangle, nb + nb (nb+1)/2 numbers instead of nb (nb+1) */
+    PetscScalar *g = cab->GG, *G = cab->GG + nb, *buf = cab->packed;
 
     for (PetscInt i = 0; i < nb; i++) *buf++ = g[i];
     for (PetscInt j = 0; j < nb; j++)
