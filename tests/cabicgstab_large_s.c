@@ -11,13 +11,6 @@ cabicgstab solve must converge, take at most -margin times bcgs's iterations, an
 
 #include "stencil.h"
 
-typedef enum {
-  PROBLEM_POISSON,
-  PROBLEM_HELMHOLTZ,
-  PROBLEM_CONVDIFF
-} Problem;
-static const char *const Problems[] = {"poisson", "helmholtz", "convdiff", "Problem", "PROBLEM_", NULL};
-
 /* x = A^{-1} b by a fresh KSP of this type (cabicgstab: with this basis and s); its iterations, reason and ||b - A x|| / ||b|| */
 static PetscErrorCode Solve(Mat A, Vec b, Vec x, KSPType type, KSPCABiCGStabBasis basis, PetscInt s, PetscReal rtol, PetscInt *its, KSPConvergedReason *reason, PetscReal *relres)
 {
@@ -62,7 +55,7 @@ int main(int argc, char **argv)
   DM                 da;
   Mat                A;
   Vec                b, x;
-  Problem            problem = PROBLEM_POISSON;
+  StudyProblem       problem = PROBLEM_POISSON;
   PetscInt           dim = 2, n = 64, slist[32] = {4, 6, 8, 10, 12, 16}, ns = 32, nbases = 3, its_ref;
   PetscEnum          bases[3] = {(PetscEnum)KSP_CABICGSTAB_BASIS_NEWTON, (PetscEnum)KSP_CABICGSTAB_BASIS_CHEBYSHEV};
   PetscReal          peclet = 0.5, rtol = 1e-8, margin = 1.2, relres;
@@ -72,7 +65,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPCABICGSTAB large-s regression matrix", NULL);
-  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StudyProblems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, dim, &dim, NULL));
   PetscCall(PetscOptionsInt("-n", "Points per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number of convdiff", NULL, peclet, &peclet, NULL));
@@ -84,20 +77,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-ksp_rtol", "Relative tolerance", NULL, rtol, &rtol, NULL));
   PetscOptionsEnd();
 
-  {
-    const DMBoundaryType bc = problem == PROBLEM_HELMHOLTZ ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
-
-    PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, bc, &da));
-  }
-  PetscCall(DMSetUp(da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(StudyProblemCreate(PETSC_COMM_WORLD, problem, dim, n, peclet, &da, &A, &b));
   PetscCall(VecDuplicate(b, &x));
-  if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(da, A, b));
-  else {
-    PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
-    PetscCall(VecSet(b, 1.0));
-  }
 
   PetscCall(Solve(A, b, x, KSPBCGS, KSP_CABICGSTAB_BASIS_MONOMIAL, 0, rtol, &its_ref, &reason, &relres));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bcgs: %s\n", KSPConvergedReasons[reason]));

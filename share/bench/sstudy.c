@@ -23,15 +23,8 @@ profiling-interface counter (communicators of more than one rank; 1 rank: not co
 
 /* global reductions: the test programs' MPI profiling-interface counter (counting, nreductions) */
 #include "reductioncounter.h"
-/* Poisson and convection-diffusion: the tests' stencil operators (tests/ex2.c) */
+/* The study problems (StudyProblemCreate()) */
 #include "stencil.h"
-
-typedef enum {
-  PROBLEM_POISSON,
-  PROBLEM_HELMHOLTZ,
-  PROBLEM_CONVDIFF
-} Problem;
-static const char *const Problems[] = {"poisson", "helmholtz", "convdiff", "Problem", "PROBLEM_", NULL};
 
 /* The cabicgstab lines of -ksp_view (from "type:" to KSPView()'s "maximum iterations="), '#'-prefixed */
 static PetscErrorCode CabView(KSP ksp)
@@ -153,26 +146,26 @@ static PetscErrorCode PrintRow(FILE *csv, const char *problem, PetscInt n, Petsc
 
 int main(int argc, char **argv)
 {
-  DM          da;
-  Mat         A;
-  Vec         b, x;
-  Problem     problem = PROBLEM_POISSON;
-  PetscInt    dim = 3, n = 64, slist[32] = {1, 2, 4, 6, 8, 10, 12, 16}, ns = 8, nbases = 3, max_it;
-  PetscReal   peclet = 1.0, max_it_factor = 4.0, rtol = 1e-10;
-  const char *deflt[3] = {"monomial", "newton", "chebyshev"};
-  char       *given[8] = {NULL}, csvname[PETSC_MAX_PATH_LEN] = "";
-  PetscInt    view_s     = -1;
-  char        pctype[64] = PCJACOBI;
-  PetscBool   csv_append = PETSC_FALSE, view = PETSC_FALSE, flg;
-  PetscMPIInt size;
-  FILE       *csv = NULL;
-  Result      ref, res;
+  DM           da;
+  Mat          A;
+  Vec          b, x;
+  StudyProblem problem = PROBLEM_POISSON;
+  PetscInt     dim = 3, n = 64, slist[32] = {1, 2, 4, 6, 8, 10, 12, 16}, ns = 8, nbases = 3, max_it;
+  PetscReal    peclet = 1.0, max_it_factor = 4.0, rtol = 1e-10;
+  const char  *deflt[3] = {"monomial", "newton", "chebyshev"};
+  char        *given[8] = {NULL}, csvname[PETSC_MAX_PATH_LEN] = "";
+  PetscInt     view_s     = -1;
+  char         pctype[64] = PCJACOBI;
+  PetscBool    csv_append = PETSC_FALSE, view = PETSC_FALSE, flg;
+  PetscMPIInt  size;
+  FILE        *csv = NULL;
+  Result       ref, res;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "s-study of KSPCABICGSTAB", NULL);
-  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, Problems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StudyProblems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, dim, &dim, NULL));
   PetscCall(PetscOptionsInt("-n", "Cells per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number of convdiff", NULL, peclet, &peclet, NULL));
@@ -199,33 +192,20 @@ int main(int argc, char **argv)
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
   PetscCheck(ns > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-s_list is empty");
 
-  {
-    const DMBoundaryType bc = problem == PROBLEM_HELMHOLTZ ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
-
-    PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, dim, n, bc, &da));
-  }
-  PetscCall(DMSetUp(da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(StudyProblemCreate(PETSC_COMM_WORLD, problem, dim, n, peclet, &da, &A, &b));
   PetscCall(VecDuplicate(b, &x));
-  if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(da, A, b));
-  else {
-    /* b = 1 */
-    PetscCall(AssembleStencilOperator(da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, A));
-    PetscCall(VecSet(b, 1.0));
-  }
 
   if (csvname[0]) {
     PetscCall(PetscFOpen(PETSC_COMM_WORLD, csvname, csv_append ? "a" : "w", &csv));
     if (!csv_append) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, csv, "problem,n,ranks,method,basis,s,its,reason,claimed_converged,true_relres,recursive_relres,outer_its,reductions,time_s,rtol,pc,early_ends,replacements,s_min\n"));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "== %s, %" PetscInt_FMT "^%" PetscInt_FMT, Problems[problem], n, dim));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "== %s, %" PetscInt_FMT "^%" PetscInt_FMT, StudyProblems[problem], n, dim));
   if (problem == PROBLEM_CONVDIFF) PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", cell Peclet %g", (double)peclet));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", %d rank%s, PC %s (right), rtol %g\n", (int)size, size > 1 ? "s" : "", pctype, (double)rtol));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s %3s %6s %6s %-24s %-3s %10s %10s %7s %7s %5s %5s %5s %8s\n", "problem", "method", "basis", "s", "its", "/bcgs", "reason", "cnv", "true res", "recur res", "outer", "reduct", "ends", "repl", "s_min", "time s"));
 
   PetscCall(Solve(A, b, x, KSPBCGS, 0, 0, rtol, 100000, PETSC_FALSE, &ref));
-  PetscCall(PrintRow(csv, Problems[problem], n, size, pctype, KSPBCGS, "-", 0, rtol, &ref, NULL));
+  PetscCall(PrintRow(csv, StudyProblems[problem], n, size, pctype, KSPBCGS, "-", 0, rtol, &ref, NULL));
   max_it = (PetscInt)(max_it_factor * PetscMax(ref.its, 10));
   for (PetscInt ib = 0; ib < nbases; ib++) {
     const char *basis = given[0] ? given[ib] : deflt[ib];
@@ -235,7 +215,7 @@ int main(int argc, char **argv)
     /* the names the library knows, from the library itself (not from the header this program was compiled with) */
     PetscCall(PetscEnumFind(KSPCABiCGStabBases, basis, &e, &known));
     if (!known) {
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s  (basis not available in this build of the library: skipped)\n", Problems[problem], KSPCABICGSTAB, basis));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %-10s %-9s  (basis not available in this build of the library: skipped)\n", StudyProblems[problem], KSPCABICGSTAB, basis));
       continue;
     }
     for (PetscInt is = 0; is < ns; is++) {
@@ -243,7 +223,7 @@ int main(int argc, char **argv)
 
       if (v) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# -ksp_view of basis %s, s = %" PetscInt_FMT ":\n", basis, slist[is]));
       PetscCall(Solve(A, b, x, KSPCABICGSTAB, e, slist[is], rtol, max_it, v, &res));
-      PetscCall(PrintRow(csv, Problems[problem], n, size, pctype, KSPCABICGSTAB, basis, slist[is], rtol, &res, &ref));
+      PetscCall(PrintRow(csv, StudyProblems[problem], n, size, pctype, KSPCABICGSTAB, basis, slist[is], rtol, &res, &ref));
     }
   }
   if (csv) PetscCall(PetscFClose(PETSC_COMM_WORLD, csv));

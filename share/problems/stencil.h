@@ -162,3 +162,28 @@ static inline PetscErrorCode AssembleHelmholtz(DM da, Mat A, Vec rhs)
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(0);
 }
+
+/* The problems of the s-step studies (share/bench/sstudy.c, tests/cabicgstab_large_s.c), chosen with -problem */
+typedef enum {
+  PROBLEM_POISSON,
+  PROBLEM_HELMHOLTZ,
+  PROBLEM_CONVDIFF
+} StudyProblem;
+static const char *const StudyProblems[] = {"poisson", "helmholtz", "convdiff", "StudyProblem", "PROBLEM_", NULL};
+
+/* One study problem on n^dim points, set up, with its operator A and right-hand side b (b = 1 for the Laplacian and
+   convection-diffusion with cell Peclet number peclet, on a Dirichlet DMDA; Helmholtz on a periodic one) */
+static inline PetscErrorCode StudyProblemCreate(MPI_Comm comm, StudyProblem problem, PetscInt dim, PetscInt n, PetscReal peclet, DM *da, Mat *A, Vec *b)
+{
+  PetscFunctionBegin;
+  PetscCall(StencilCreateDMDA(comm, dim, n, problem == PROBLEM_HELMHOLTZ ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE, da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMCreateMatrix(*da, A));
+  PetscCall(DMCreateGlobalVector(*da, b));
+  if (problem == PROBLEM_HELMHOLTZ) PetscCall(AssembleHelmholtz(*da, *A, *b));
+  else {
+    PetscCall(AssembleStencilOperator(*da, problem == PROBLEM_CONVDIFF ? STENCIL_CONVDIFF : STENCIL_POISSON, peclet, *A));
+    PetscCall(VecSet(*b, 1.0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -33,9 +33,17 @@
        4 column streams); PCJACOBI is one pass y_ij = d_i x_ij with d = M^{-1} 1 (PCApply() to ones, bit for bit);
      - the per-column calls are recorded and run, before anything reads their results or overwrites their inputs (the
        operator, the PC, a reduction, a compaction, a monitor, the end; KSPBlockFlush()), as one
-       CAKrylovVecFusedInterleaved() per set of calls with the same vectors (one sweep over the rows for all columns, each with its own coefficients), whose
-       per-column arithmetic, dots included, is that of CAKrylovVecFused() on the column alone;
+       CAKrylovVecFusedInterleaved() per set of calls with the same vectors (one sweep over the rows for all columns,
+       each with its own coefficients), whose per-column arithmetic, dots included, is that of CAKrylovVecFused() on
+       the column alone;
      - x and b have interleaved blocks of their own: B and X are copied in at the start, X out at the end.
+
+   The layers of a block phase, and why each exists:
+     - the type's phase (e.g. KSPBCGSMBlockUpdate()): the algorithm's lines, written once for both layouts;
+     - this file's KSPBlock*_BiCGStabFamily(): the layouts, the per-column tests and endings, the packed reductions;
+     - the record (KSPBlockRecord(), KSPBlockFlush()): turns m per-column calls into one sweep over the rows;
+     - CAKrylovVecFusedInterleaved() (src/vec/fused.c): that sweep, m coefficient sets over interleaved rows;
+     - the span kernels of fused.c: the arithmetic, shared with the single solve so that a column rounds as one system.
 */
 #include <cakrylov/private/bicgstabfamily.h>
 
