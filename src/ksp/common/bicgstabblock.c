@@ -415,46 +415,13 @@ PetscErrorCode KSPBlockMapWork_BiCGStabFamily(KSP ksp, KSP_BiCGStabBlockSolve *b
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   KSPConvergedDefault()'s test of column col at iteration n with residual norm rnorm, with the KSP's rtol, abstol, divtol,
-   max_it, norm type and the options of its default-test context (-ksp_converged_use_initial_residual_norm,
-   -ksp_converged_use_min_initial_residual_norm, -ksp_converged_maxits); a NaN/Inf norm ends the column with
-   KSP_DIVERGED_NANORINF, and a column still iterating at max_it with KSP_DIVERGED_ITS. With a nonzero initial guess,
-   bnorm[col] holds ||b|| (||M^{-1} b|| under left preconditioning).
-*/
+/* KSPConvergedDefault()'s test of column col at iteration n with residual norm rnorm (CAKrylovKSPColumnTest()) */
 PetscErrorCode KSPBlockColumnTest_BiCGStabFamily(KSP ksp, PetscInt col, PetscInt n, PetscReal rnorm)
 {
-  KSP_BiCGStabBlock      *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
-  KSPConvergedReason     *r    = &bk->reason[col];
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
-  *r = KSP_CONVERGED_ITERATING;
-  if (PetscIsInfOrNanReal(rnorm)) {
-    *r = KSP_DIVERGED_NANORINF;
-    PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": residual norm NaN or Inf at iteration %" PetscInt_FMT "\n", col, n));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (cctx && cctx->convmaxits && n >= ksp->max_it) {
-    *r = KSP_CONVERGED_ITS;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (ksp->normtype != KSP_NORM_NONE) {
-    if (!n) {
-      if (!ksp->guess_zero && !(cctx && cctx->initialrtol)) {
-        const PetscReal snorm = bk->bnorm[col] != 0.0 ? bk->bnorm[col] : rnorm; /* zero rhs, nonzero guess: the initial residual */
-
-        bk->rnorm0[col] = cctx && cctx->mininitialrtol ? PetscMin(snorm, rnorm) : snorm;
-      } else bk->rnorm0[col] = rnorm;
-      bk->ttol[col] = PetscMax(ksp->rtol * bk->rnorm0[col], ksp->abstol);
-    }
-    if (n > ksp->chknorm && n >= CAKrylovKSPMinIterations(ksp)) {
-      if (rnorm <= bk->ttol[col]) *r = rnorm < ksp->abstol ? KSP_CONVERGED_ATOL : KSP_CONVERGED_RTOL;
-      else if (rnorm >= ksp->divtol * bk->rnorm0[col]) *r = KSP_DIVERGED_DTOL;
-    }
-  }
-  if (!*r && n >= ksp->max_it) *r = KSP_DIVERGED_ITS;
-  if (*r) PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": %s at iteration %" PetscInt_FMT ", residual norm %g\n", col, KSPConvergedReasons[*r], n, (double)rnorm));
+  PetscCall(CAKrylovKSPColumnTest(ksp, col, n, rnorm, bk->bnorm[col], &bk->rnorm0[col], &bk->ttol[col], &bk->reason[col]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

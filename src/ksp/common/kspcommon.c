@@ -114,3 +114,46 @@ PetscErrorCode CAKrylovBiCGStabOmega(KSP ksp, PetscBool fallback, const PetscSca
   if (ksp->reason) PetscCall(CAKrylovVecFused(fallback, 1, half, 0, NULL, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+   KSPConvergedDefault()'s test of column col of a KSPMatSolve() at iteration n with residual norm rnorm, with the KSP's
+   rtol, abstol, divtol, max_it, norm type and the options of its default-test context
+   (-ksp_converged_use_initial_residual_norm, -ksp_converged_use_min_initial_residual_norm, -ksp_converged_maxits),
+   without a reduction of its own: with a nonzero initial guess, bnorm is the column's ||b|| (||M^{-1} b|| under left
+   preconditioning), computed by the caller for all columns at once. The column's reference norm and tolerance are kept
+   in *rnorm0 and *ttol from n = 0 on. A NaN/Inf norm ends the column with KSP_DIVERGED_NANORINF, and a column still
+   iterating at max_it with KSP_DIVERGED_ITS.
+*/
+PetscErrorCode CAKrylovKSPColumnTest(KSP ksp, PetscInt col, PetscInt n, PetscReal rnorm, PetscReal bnorm, PetscReal *rnorm0, PetscReal *ttol, KSPConvergedReason *r)
+{
+  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
+
+  PetscFunctionBegin;
+  *r = KSP_CONVERGED_ITERATING;
+  if (PetscIsInfOrNanReal(rnorm)) {
+    *r = KSP_DIVERGED_NANORINF;
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": residual norm NaN or Inf at iteration %" PetscInt_FMT "\n", col, n));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (cctx && cctx->convmaxits && n >= ksp->max_it) {
+    *r = KSP_CONVERGED_ITS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ksp->normtype != KSP_NORM_NONE) {
+    if (!n) {
+      if (!ksp->guess_zero && !(cctx && cctx->initialrtol)) {
+        const PetscReal snorm = bnorm != 0.0 ? bnorm : rnorm; /* zero rhs, nonzero guess: the initial residual */
+
+        *rnorm0 = cctx && cctx->mininitialrtol ? PetscMin(snorm, rnorm) : snorm;
+      } else *rnorm0 = rnorm;
+      *ttol = PetscMax(ksp->rtol * *rnorm0, ksp->abstol);
+    }
+    if (n > ksp->chknorm && n >= CAKrylovKSPMinIterations(ksp)) {
+      if (rnorm <= *ttol) *r = rnorm < ksp->abstol ? KSP_CONVERGED_ATOL : KSP_CONVERGED_RTOL;
+      else if (rnorm >= ksp->divtol * *rnorm0) *r = KSP_DIVERGED_DTOL;
+    }
+  }
+  if (!*r && n >= ksp->max_it) *r = KSP_DIVERGED_ITS;
+  if (*r) PetscCall(PetscInfo(ksp, "KSPMatSolve() column %" PetscInt_FMT ": %s at iteration %" PetscInt_FMT ", residual norm %g\n", col, KSPConvergedReasons[*r], n, (double)rnorm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
