@@ -113,49 +113,14 @@ static PetscErrorCode KSPMatSolveColumns_BiCGStabFamily(KSP ksp, Mat B, Mat X)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   PetscInt           m;
-  PetscLogDouble     before    = ((KSP_BiCGStabFamily *)ksp->data)->nreductions;
-  const PetscBool    transpose = ksp->transpose_solve; /* KSPMatSolveTranspose(): A^T x_j = b_j, each by KSPSolveTranspose() */
+  PetscLogDouble     before = ((KSP_BiCGStabFamily *)ksp->data)->nreductions;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(B, NULL, &m));
   PetscCall(KSPBlockColumns(bk, m));
-  for (PetscInt j = 0; j < m; j++) {
-    Vec cb, cx;
-
-    PetscCall(MatDenseGetColumnVecRead(B, j, &cb));
-    if (ksp->guess_zero) PetscCall(MatDenseGetColumnVecWrite(X, j, &cx));
-    else PetscCall(MatDenseGetColumnVec(X, j, &cx)); /* the column is the initial guess: read, then written */
-    if (transpose) PetscCall(KSPSolveTranspose(ksp, cb, cx));
-    else PetscCall(KSPSolve(ksp, cb, cx));
-    if (ksp->guess_zero) PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
-    else PetscCall(MatDenseRestoreColumnVec(X, j, &cx));
-    PetscCall(MatDenseRestoreColumnVecRead(B, j, &cb));
-    bk->reason[j] = ksp->reason;
-    bk->its[j]    = ksp->its;
-  }
+  PetscCall(CAKrylovKSPMatSolveColumns(ksp, B, X, bk->reason, bk->its));
   bk->last_block = PETSC_FALSE;
   PetscCall(KSPBlockEnd_BiCGStabFamily(ksp, m, (PetscInt)(((KSP_BiCGStabFamily *)ksp->data)->nreductions - before)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* B and X against the operator, before anything is read: distinct, with as many columns, B's rows distributed as A's
-   rows (its columns under KSPMatSolveTranspose()) and X's as A's columns (its rows). The layouts hold every rank's
-   ownership range, so the comparison needs no communication and gives one answer on all ranks. */
-static PetscErrorCode KSPMatSolveCheckLayouts(KSP ksp, Mat A, Mat B, Mat X)
-{
-  PetscLayout arow, acol, brow, bcol, xrow, xcol;
-  PetscBool   bsame, xsame;
-
-  PetscFunctionBegin;
-  PetscCheck(B != X, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_IDN, "KSPMatSolve(): B and X must be different matrices");
-  PetscCall(MatGetLayouts(A, ksp->transpose_solve ? &acol : &arow, ksp->transpose_solve ? &arow : &acol)); /* A^T: rows and columns swap */
-  PetscCall(MatGetLayouts(B, &brow, &bcol));
-  PetscCall(MatGetLayouts(X, &xrow, &xcol));
-  PetscCheck(bcol->N == xcol->N, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "KSPMatSolve(): B has %" PetscInt_FMT " columns and X %" PetscInt_FMT, bcol->N, xcol->N);
-  PetscCall(PetscLayoutCompare(brow, arow, &bsame));
-  PetscCall(PetscLayoutCompare(xrow, acol, &xsame));
-  PetscCheck(bsame && xsame, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "KSPMatSolve(): the rows of %s are not distributed as the %s of the operator%s (%" PetscInt_FMT " of %" PetscInt_FMT " on this rank against %" PetscInt_FMT " of %" PetscInt_FMT "): create B and X with the operator's local sizes (MatGetLocalSize())", bsame ? "X" : "B", bsame ? "columns" : "rows", ksp->transpose_solve ? "'s transpose" : "",
-             bsame ? xrow->n : brow->n, bsame ? xrow->N : brow->N, bsame ? acol->n : arow->n, bsame ? acol->N : arow->N);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -170,7 +135,7 @@ PetscErrorCode KSPMatSolveUseBlock_BiCGStabFamily(KSP ksp, Mat B, Mat X, PetscBo
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(KSPMatSolveCheckLayouts(ksp, A, B, X));
+  PetscCall(CAKrylovKSPMatSolveCheckLayouts(ksp, A, B, X));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &aij, MATSEQAIJ, MATMPIAIJ, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
   PetscCall(MatGetNullSpace(A, &ns));
