@@ -70,7 +70,8 @@ CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetAdaptiveS(KSP, PetscBool *);
    KSPCABiCGStabStatistics - what the solves of a `KSPCABICGSTAB` did, summed over all its solves
 
    Fields:
-+  solves              - calls of `KSPSolve()`
++  solves              - calls of `KSPSolve()` and block solves of `KSPMatSolve()` (a block counts as one solve, its
+                         outer rounds as outer iterations, its reductions once; the other counts sum over its columns)
 .  outer               - outer iterations (Gram matrices)
 .  inner               - inner (BiCGStab) iterations
 .  reductions          - global reductions in the solves: one per outer iteration and one per check (the spectrum

@@ -153,8 +153,8 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(KSPSetComputeEigenvalues(est, PETSC_TRUE));
   PetscCall(KSPSetSkipPCSetFromOptions(est, PETSC_TRUE)); /* the PC is the solver's, already set up */
   PetscCall(KSPSetFromOptions(est));
-  PetscCall(VecDuplicate(ksp->vec_rhs, &b));
-  PetscCall(VecDuplicate(ksp->vec_rhs, &x));
+  PetscCall(VecDuplicate(cab->t, &b)); /* the layout of the system's vectors, also in a block solve (no ksp->vec_rhs) */
+  PetscCall(VecDuplicate(cab->t, &x));
   PetscCall(KSPCABiCGStabNoiseVector(b));
   PetscCall(KSPSolve(est, b, x));
   PetscCall(KSPGetIterationNumber(est, &its));
@@ -273,6 +273,34 @@ PetscErrorCode KSPCABiCGStabSetUpBasis(KSP ksp)
   if (cab->basis == KSP_CABICGSTAB_BASIS_NEWTON && cab->user_spectrum) PetscCall(KSPCABiCGStabNewtonShifts(cab, 0, NULL, NULL));
   PetscCall(KSPCABiCGStabBasisCoefficients(cab));
   cab->coefficients_ready = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The basis of `from` (its spectrum estimate and recurrence coefficients) for `to`, a column of from's block solve: one
+   estimate serves all columns, whose operator is the same */
+PetscErrorCode KSPCABiCGStabCopyBasis(KSP from, KSP to)
+{
+  KSP_CABiCGStab *f = (KSP_CABiCGStab *)from->data, *t = (KSP_CABiCGStab *)to->data;
+
+  PetscFunctionBegin;
+  t->user_spectrum      = f->user_spectrum;
+  t->lmin               = f->lmin;
+  t->lmax               = f->lmax;
+  t->imax               = f->imax;
+  t->amat_id            = f->amat_id;
+  t->pmat_id            = f->pmat_id;
+  t->amat_state         = f->amat_state;
+  t->pmat_state         = f->pmat_state;
+  t->est_side           = f->est_side;
+  t->est_s              = f->est_s;
+  t->est_steps          = f->est_steps;
+  t->coefficients_ready = f->coefficients_ready;
+  t->stats.estimates    = f->stats.estimates;
+  PetscCall(PetscArraycpy(t->shift_re, f->shift_re, 2 * KSPCABICGSTAB_S_MAX));
+  PetscCall(PetscArraycpy(t->shift_im, f->shift_im, 2 * KSPCABICGSTAB_S_MAX));
+  PetscCall(PetscArraycpy(t->theta, f->theta, 2 * KSPCABICGSTAB_S_MAX));
+  PetscCall(PetscArraycpy(t->gamma, f->gamma, 2 * KSPCABICGSTAB_S_MAX));
+  PetscCall(PetscArraycpy(t->sigma, f->sigma, 2 * KSPCABICGSTAB_S_MAX));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -22,7 +22,7 @@
 const char *const KSPCABiCGStabBases[] = {"monomial", "newton", "chebyshev", "KSPCABiCGStabBasis", "KSP_CABICGSTAB_BASIS_", NULL};
 
 /* y = Â x: A M^{-1} x (right) or M^{-1} A x (left); just A x with the identity preconditioner */
-static PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
+PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
 
@@ -33,7 +33,7 @@ static PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
 }
 
 /* The recurrence's shift and scaling on v_{i+1} = Â v_i: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i, one pass */
-static PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *cab, Vec v[], PetscInt i)
+PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *cab, Vec v[], PetscInt i)
 {
   const PetscReal g = 1.0 / cab->gamma[i];
 
@@ -101,7 +101,7 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
   KSP_CABiCGStab             *cab  = (KSP_CABiCGStab *)ksp->data;
   const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
   const MatProductType        type = ksp->transpose_solve ? MATPRODUCT_AtB : MATPRODUCT_AB;
-  const PetscInt              lda  = (2 * sk + 1) * cab->ld;
+  const PetscInt              lda  = (2 * sk + 1) * cab->ldv;
   Mat                         Amat;
   PetscObjectId               id;
   PetscObjectState            nz;
@@ -117,8 +117,8 @@ static PetscErrorCode KSPCABiCGStabPairSetUp(KSP ksp, PetscInt sk)
   cab->pair_transpose = ksp->transpose_solve;
   cab->pair_amat_id   = id;
   cab->pair_amat_nz   = nz;
-  PetscCall(KSPCABiCGStabPairView(ksp, cab->V + cab->ld, lda, &cab->pair_in[sk]));
-  PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ld, lda, &cab->pair_out[sk]));
+  PetscCall(KSPCABiCGStabPairView(ksp, cab->V + cab->ldv, lda, &cab->pair_in[sk]));
+  PetscCall(KSPCABiCGStabPairView(ksp, cab->V + 2 * cab->ldv, lda, &cab->pair_out[sk]));
   switch (mode) {
   case KSPCABICGSTAB_PAIR_NONE:
     break;
@@ -166,8 +166,8 @@ static PetscErrorCode KSPCABiCGStabApplyOperatorPair(KSP ksp, PetscInt sk, Petsc
   Mat             X = cab->pair_in[sk], Y = cab->pair_out[sk];
 
   PetscFunctionBegin;
-  PetscCall(MatDensePlaceArray(X, cab->V + (1 + i) * (size_t)cab->ld));
-  PetscCall(MatDensePlaceArray(Y, cab->V + (2 + i) * (size_t)cab->ld));
+  PetscCall(MatDensePlaceArray(X, cab->V + (1 + i) * (size_t)cab->ldv));
+  PetscCall(MatDensePlaceArray(Y, cab->V + (2 + i) * (size_t)cab->ldv));
   switch (cab->pair_mode) {
   case KSPCABICGSTAB_PAIR_NONE:
     break;
@@ -197,7 +197,7 @@ static PetscErrorCode KSPCABiCGStabApplyOperatorPair(KSP ksp, PetscInt sk, Petsc
 
 /* Do the paired products apply the Â of KSP_PCApplyBAorAB()? Not when the PC applies B A itself (PCShellSetApplyBA()) or
    scales the system diagonally (PCSetDiagonalScale()): then the bases are built column by column */
-static PetscErrorCode KSPCABiCGStabPairable(KSP ksp, PetscBool *pairable)
+PetscErrorCode KSPCABiCGStabPairable(KSP ksp, PetscBool *pairable)
 {
   PetscBool scaled;
 
@@ -292,42 +292,68 @@ static PetscBool KSPCABiCGStabGramResolved(PetscInt n, const PetscScalar *G, con
 }
 
 /* The numbers the Gram reduction of an outer iteration with nb basis columns sends */
-static PetscInt KSPCABiCGStabGramCount(KSP_CABiCGStab *cab, PetscInt nb)
+PetscInt KSPCABiCGStabGramCount(KSP_CABiCGStab *cab, PetscInt nb)
 {
   return cab->symmetric ? nb + nb * (nb + 1) / 2 : nb * (nb + 1);
 }
 
-/* [g, G] = [P, R]^T [rt, P, R]: one local GEMM over the contiguous block, then the ONE global reduction of the outer iteration */
-static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
+/*
+   [g, G] = [P, R]^T [rt, P, R] of an outer iteration with nb basis columns, in three steps so that a block solve
+   (KSPMatSolve(), block.c) reduces the Gram matrices of all its columns in one message: the local GEMM over the
+   contiguous block, packed into buf (KSPCABiCGStabGramCount() numbers: g and, with the symmetric reduction, only the
+   upper triangle of the symmetric G = [P, R]^T [P, R]); the global sum of buf; the reduced buf unpacked into [g, G].
+*/
+PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *buf)
 {
   KSP_CABiCGStab   *cab = (KSP_CABiCGStab *)ksp->data;
   const PetscScalar one = 1.0, zero = 0.0;
+  PetscScalar      *g = cab->GG, *G = cab->GG + nb;
   PetscBLASInt      m, n, k;
-  PetscMPIInt       count;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(CAKRYLOV_CAGram, ksp, 0, 0, 0));
   PetscCall(PetscBLASIntCast(nb, &m));
   PetscCall(PetscBLASIntCast(nb + 1, &n));
   PetscCall(PetscBLASIntCast(cab->nloc, &k));
-  PetscCall(PetscMPIIntCast(KSPCABiCGStabGramCount(cab, nb), &count));
-  PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->V, &cab->ld, &zero, cab->GG, &m));
+  PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ldv, &cab->ldv, cab->V, &cab->ldv, &zero, cab->GG, &m));
   PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * (nb + 1)));
-  if (!cab->symmetric) PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->GG, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+  if (!cab->symmetric) PetscCall(PetscArraycpy(buf, cab->GG, nb * (nb + 1)));
   else {
-    /* G = [P, R]^T [P, R] is symmetric: send g and G's upper triangle, nb + nb (nb+1)/2 numbers instead of nb (nb+1) */
-    PetscScalar *g = cab->GG, *G = cab->GG + nb, *buf = cab->packed;
-
     for (PetscInt i = 0; i < nb; i++) *buf++ = g[i];
     for (PetscInt j = 0; j < nb; j++)
       for (PetscInt i = 0; i <= j; i++) *buf++ = G[i + j * nb]; /* G_ij, i <= j */
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->packed, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
-    buf = cab->packed;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPCABiCGStabGramUnpack(KSP ksp, PetscInt nb, const PetscScalar *buf)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscScalar    *g = cab->GG, *G = cab->GG + nb;
+
+  PetscFunctionBegin;
+  if (!cab->symmetric) PetscCall(PetscArraycpy(cab->GG, buf, nb * (nb + 1)));
+  else {
     for (PetscInt i = 0; i < nb; i++) g[i] = *buf++;
     for (PetscInt j = 0; j < nb; j++)
       for (PetscInt i = 0; i <= j; i++) G[i + j * nb] = G[j + i * nb] = *buf++; /* G_ji = G_ij */
   }
   cab->stats.reductions++;
+  cab->stats.outer++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* [g, G] with the ONE global reduction of the outer iteration */
+static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscMPIInt     count;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CAGram, ksp, 0, 0, 0));
+  PetscCall(PetscMPIIntCast(KSPCABiCGStabGramCount(cab, nb), &count));
+  PetscCall(KSPCABiCGStabGramLocal(ksp, nb, cab->packed));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->packed, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+  PetscCall(KSPCABiCGStabGramUnpack(ksp, nb, cab->packed));
   PetscCall(PetscLogEventEnd(CAKRYLOV_CAGram, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -343,7 +369,7 @@ static PetscErrorCode KSPCABiCGStabCombine(KSP ksp, PetscInt nb, PetscInt first,
   PetscCall(PetscBLASIntCast(cab->nloc, &m));
   PetscCall(PetscBLASIntCast(ncols, &n));
   PetscCall(PetscBLASIntCast(nb, &k));
-  if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &one, cab->V + cab->ld, &cab->ld, cab->coef + nb * first, &k, &zero, cab->W + cab->ld * first, &cab->ld));
+  if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &one, cab->V + cab->ldv, &cab->ldv, cab->coef + nb * first, &k, &zero, cab->W + cab->ld * first, &cab->ld));
   PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * ncols));
   for (PetscInt i = first; i < first + ncols; i++) PetscCall(PetscObjectStateIncrease((PetscObject)cab->Wcol[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -404,26 +430,6 @@ static PetscErrorCode KSPCABiCGStabTrueResidual(KSP ksp, Vec r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   What one outer iteration hands to the next. The drift estimate follows Van der Vorst and Ye, in coordinates: each
-   outer iteration adds eps sum_i (|c_i| + ||Â|| |e_i|) ||y_i|| (the rounding of r's and x's rebuilds and of the basis)
-   until r is computed again as b - A x.
-*/
-typedef struct {
-  PetscInt    k, sk, nb;    /* the outer iteration, its s_k and its 4 s_k + 1 basis columns */
-  PetscInt    s_cap;        /* the largest s_k adaptive s allows now */
-  PetscBool   test_pending; /* the convergence test of iteration ksp->its waits for the next Gram matrix (||r|| = G(r, r)^{1/2}) */
-  PetscBool   restart;      /* the next outer iteration restarts fully: p = rt = r */
-  PetscBool   resume;       /* the last outer iteration ended at a half step (r = q): the next one resumes at omega ... */
-  PetscScalar alpha, rho;   /* ... with these alpha and rho = (rt, r) of the iteration */
-  PetscReal   drift;        /* estimate of ||(b - A x) - r|| */
-  PetscReal   drift_init;   /* ... right after r was computed as b - A x (the rounding of A x) */
-  PetscBool   drift_small;  /* drift <= sqrt(eps) ||r|| at the end of the previous outer iteration */
-  PetscReal   xscale;       /* sum of the coordinate scales of the updates of x since the last true residual */
-  PetscReal   tau;          /* estimate of ||Â|| */
-  PetscReal   ttol;         /* the tolerance of the default convergence test, max(rtol ||r_0||, abstol) */
-} KSPCABiCGStabOuter;
-
 /* r <- b - A x: its norm comes with the next Gram matrix; the drift starts again from the rounding of A x */
 static PetscErrorCode KSPCABiCGStabReplaceResidual(KSP ksp, KSPCABiCGStabOuter *o)
 {
@@ -483,7 +489,7 @@ static PetscInt KSPCABiCGStabOuterS(KSP_CABiCGStab *cab, KSPCABiCGStabOuter *o)
    gamma, *again asks to build it again with that one (one reduction more, at most once per solve; later outer iterations use
    the measure of the one before, of the same operator).
 */
-static PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
+PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *again)
 {
   KSP_CABiCGStab *cab  = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  nb   = o->nb;
@@ -503,30 +509,35 @@ static PetscErrorCode KSPCABiCGStabMonomialScale(KSP ksp, KSPCABiCGStabOuter *o,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The bases P and R from V[1] = p and V[1 + 2s_k + 1] = r with the current recurrence, T', and [g, G] with one reduction */
-static PetscErrorCode KSPCABiCGStabBasesAndGram(KSP ksp, KSPCABiCGStabOuter *o)
+/* The recurrence of this outer iteration's bases (the monomial one scaled by gamma = mono_scale) and T' */
+PetscErrorCode KSPCABiCGStabBasesBegin(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
 
   PetscFunctionBegin;
   if (cab->basis == KSP_CABICGSTAB_BASIS_MONOMIAL)
     for (PetscInt i = 0; i < 2 * o->sk; i++) cab->gamma[i] = cab->mono_scale; /* y_{i+1} = Â y_i / gamma */
-  PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
-  PetscCall(KSPCABiCGStabBuildBases(ksp, o->sk));
-  PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
   PetscCall(KSPCABiCGStabBuildT(cab, o->sk));
-  PetscCall(KSPCABiCGStabGram(ksp, o->nb));
-  cab->stats.outer++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Lines 6-8: the bases P of K_{2s+1}(Â, p) and R of K_{2s}(Â, r) from p, r (and rt = r after a restart), T', and
-   [g, G] = [P, R]^T [rt, P, R] with the one global reduction of the outer iteration (two, once, for a monomial basis rescaled) */
-static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
+/* The bases P and R from V[1] = p and V[1 + 2s_k + 1] = r with the current recurrence, T', and [g, G] with one reduction */
+static PetscErrorCode KSPCABiCGStabBasesAndGram(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabBasesBegin(ksp, o));
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+  PetscCall(KSPCABiCGStabBuildBases(ksp, o->sk));
+  PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+  PetscCall(KSPCABiCGStabGram(ksp, o->nb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Line 6 (its start): s_k of this outer iteration, and p, r (and rt = r after a restart) into V, where the bases grow from them */
+PetscErrorCode KSPCABiCGStabOuterPrepare(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   Vec            *V   = cab->Vcol;
-  PetscBool       again;
 
   PetscFunctionBegin;
   o->sk            = KSPCABiCGStabOuterS(cab, o);
@@ -536,9 +547,6 @@ static PetscErrorCode KSPCABiCGStabOuterBegin(KSP ksp, KSPCABiCGStabOuter *o)
   PetscCall(VecCopy(cab->Wcol[1], V[2 + 2 * o->sk]));
   if (o->restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
   o->restart = PETSC_FALSE;
-  PetscCall(KSPCABiCGStabBasesAndGram(ksp, o));
-  PetscCall(KSPCABiCGStabMonomialScale(ksp, o, &again));
-  if (again) PetscCall(KSPCABiCGStabBasesAndGram(ksp, o)); /* p, r and rt are still in V */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -770,18 +778,18 @@ static PetscErrorCode KSPCABiCGStabOuterEnd(KSP ksp, KSPCABiCGStabOuter *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPCABiCGStabAllocate(KSP);
-
-static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
+/* The start of a solve: storage, basis coefficients, r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), p_0 = rt = r_0;
+   the test of ||r_0|| waits for the first Gram matrix (no reduction of its own) */
+PetscErrorCode KSPCABiCGStabSolveBegin(KSP ksp, KSPCABiCGStabOuter *o)
 {
-  KSP_CABiCGStab    *cab = (KSP_CABiCGStab *)ksp->data;
-  KSPCABiCGStabOuter o   = {.s_cap = cab->s, .drift_small = PETSC_TRUE};
-  PetscInt           nloc;
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscInt        nloc;
 
   PetscFunctionBegin;
   PetscCall(KSPCABiCGStabAllocate(ksp)); /* s changed since KSPSetUp() */
   PetscCall(VecGetLocalSize(ksp->vec_rhs, &nloc));
   PetscCheck(nloc == cab->nloc, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Local vector length %" PetscInt_FMT " differs from the %" PetscInt_FMT " KSPSetUp() saw; call KSPReset() after changing the problem size", nloc, cab->nloc);
+  *o = (KSPCABiCGStabOuter){.s_cap = cab->s, .drift_small = PETSC_TRUE, .restart = PETSC_TRUE};
   cab->stats.solves++;
   cab->nb_pending = 0;
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
@@ -789,28 +797,47 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
   else cab->pairs = PETSC_FALSE;
   PetscCall(KSPCABiCGStabSetUpBasis(ksp)); /* Newton, Chebyshev: the spectrum is estimated once per operator */
 
-  /* r_0 = b - A x_0 (M^{-1}(b - A x_0) with left preconditioning), p_0 = rt = r_0 */
   if (ksp->guess_zero) PetscCall(VecSet(ksp->vec_sol, 0.0));
   PetscCall(KSPInitialResidual(ksp, ksp->vec_sol, cab->t, cab->Wcol[0], cab->Wcol[1], ksp->vec_rhs));
   PetscCall(VecCopy(cab->Wcol[1], cab->Wcol[0]));
-  o.restart = PETSC_TRUE;
   PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
   ksp->its = 0;
   PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
-  if (ksp->normtype != KSP_NORM_NONE) o.test_pending = PETSC_TRUE; /* ||r_0|| comes with the first Gram matrix: no reduction of its own */
+  if (ksp->normtype != KSP_NORM_NONE) o->test_pending = PETSC_TRUE;
   else PetscCall(CAKrylovKSPConvergenceTest(ksp, 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* After the Gram matrix: the test that waited for it, lines 9-21 and lines 22-24 (nothing more when the test ended the
+   solve, or replaced r so that the next outer iteration starts over from it) */
+PetscErrorCode KSPCABiCGStabOuterRest(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  PetscFunctionBegin;
+  if (o->test_pending) {
+    PetscBool again;
+
+    PetscCall(KSPCABiCGStabPendingTest(ksp, o, &again));
+    if (ksp->reason || again) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(KSPCABiCGStabInnerIterations(ksp, o));
+  PetscCall(KSPCABiCGStabOuterEnd(ksp, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
+{
+  KSPCABiCGStabOuter o;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabSolveBegin(ksp, &o));
   for (o.k = 0; !ksp->reason; o.k++) {
-    PetscCall(KSPCABiCGStabOuterBegin(ksp, &o));
-    if (o.test_pending) {
-      PetscBool again;
+    PetscBool again;
 
-      PetscCall(KSPCABiCGStabPendingTest(ksp, &o, &again));
-      if (ksp->reason) break;
-      if (again) continue; /* r was replaced by b - A x: a new basis from it */
-    }
-    PetscCall(KSPCABiCGStabInnerIterations(ksp, &o));
-    PetscCall(KSPCABiCGStabOuterEnd(ksp, &o));
+    PetscCall(KSPCABiCGStabOuterPrepare(ksp, &o));
+    PetscCall(KSPCABiCGStabBasesAndGram(ksp, &o));
+    PetscCall(KSPCABiCGStabMonomialScale(ksp, &o, &again));
+    if (again) PetscCall(KSPCABiCGStabBasesAndGram(ksp, &o)); /* p, r and rt are still in V */
+    PetscCall(KSPCABiCGStabOuterRest(ksp, &o));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -834,7 +861,7 @@ static PetscErrorCode KSPBuildSolution_CABiCGStab(KSP ksp, Vec v, Vec *V)
 }
 
 /* A column of a local block as a Vec with the layout of tmpl */
-static PetscErrorCode KSPCABiCGStabWrapColumn(Vec tmpl, PetscScalar *column, Vec *v)
+PetscErrorCode KSPCABiCGStabWrapColumn(Vec tmpl, PetscScalar *column, Vec *v)
 {
   MPI_Comm    comm;
   PetscMPIInt size;
@@ -856,12 +883,14 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
 
   PetscFunctionBegin;
+  PetscCall(KSPDestroyBlock_CABiCGStab(ksp));
   if (!cab->s_alloc) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPCABiCGStabPairDestroy(cab));
   PetscCall(VecDestroyVecs(4 * cab->s_alloc + 2, &cab->Vcol));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&cab->Wcol[i]));
   PetscCall(VecDestroy(&cab->t));
-  PetscCall(PetscFree2(cab->V, cab->W));
+  if (!cab->V_shared) PetscCall(PetscFree(cab->V));
+  PetscCall(PetscFree(cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
   PetscCall(PetscFree(cab->packed));
   PetscCall(PetscFree3(cab->Td, cab->GTd, cab->Gc));
@@ -872,7 +901,7 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
 /* The storage of s = cab->s: the basis block V = [P, R, rt] and its column Vecs, the coordinate arrays; (re)allocated only
    when s changed since the last allocation, by KSPSetUp() and at the start of a solve (a new s after the setup, e.g. from
    the bottom policy, needs no new KSPSetUp(), which with a DM would compute the operators again) */
-static PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
+PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  s = cab->s, nb = 4 * s + 1;
@@ -889,15 +918,19 @@ static PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
   PetscCall(VecGetLocalSize(tmpl[0], &cab->nloc));
   PetscCall(PetscBLASIntCast(PetscMax(cab->nloc, 1), &cab->ld));
 
-  PetscCall(PetscMalloc2((size_t)cab->ld * (4 * s + 2), &cab->V, (size_t)cab->ld * 3, &cab->W));
+  if (!cab->V_shared) {
+    cab->ldv = cab->ld;
+    PetscCall(PetscMalloc1((size_t)cab->ld * (4 * s + 2), &cab->V));
+  }
+  PetscCall(PetscMalloc1((size_t)cab->ld * 3, &cab->W));
   PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
-  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->V + (size_t)cab->ld * i, &cab->Vcol[i]));
+  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
   for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->W + (size_t)cab->ld * i, &cab->Wcol[i]));
   PetscCall(VecDuplicate(tmpl[0], &cab->t));
   PetscCall(VecDestroyVecs(1, &tmpl));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
-  PetscCall(PetscMalloc1(nb + nb * (nb + 1) / 2, &cab->packed));
+  PetscCall(PetscMalloc1(nb * (nb + 1), &cab->packed));
   PetscCall(PetscMalloc3(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -929,6 +962,7 @@ static PetscErrorCode KSPView_CABiCGStab(KSP ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  outer iterations ended early (unresolved q): %" PetscInt_FMT ", at a half step: %" PetscInt_FMT "; full restarts: %" PetscInt_FMT "; residual replacements: %" PetscInt_FMT "\n", st->early_ends, st->half_steps, st->restarts, st->replacements));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  convergence claims checked against b - A x: %" PetscInt_FMT " (%" PetscInt_FMT " failed: the solve went on)\n", st->checks, st->checks_failed));
   if (cab->adaptive && st->solves) PetscCall(PetscViewerASCIIPrintf(viewer, "  adaptive s: s_k lowered %" PetscInt_FMT " times, raised %" PetscInt_FMT " times; smallest s_k allowed %" PetscInt_FMT "\n", st->s_lowered, st->s_raised, st->s_min));
+  PetscCall(KSPViewBlock_CABiCGStab(ksp, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1137,6 +1171,7 @@ static PetscErrorCode KSPCABiCGStabComposeMethods(KSP ksp, PetscBool on)
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabSetAdaptiveS_C", on ? KSPCABiCGStabSetAdaptiveS_CABiCGStab : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetAdaptiveS_C", on ? KSPCABiCGStabGetAdaptiveS_CABiCGStab : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPCABiCGStabGetStatistics_C", on ? KSPCABiCGStabGetStatistics_CABiCGStab : NULL));
+  PetscCall(KSPComposeBlock_CABiCGStab(ksp, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1771,6 +1806,7 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_CABiCGStab;
   ksp->ops->buildsolution  = KSPBuildSolution_CABiCGStab;
   ksp->ops->buildresidual  = KSPBuildResidualDefault;
+  ksp->ops->matsolve       = KSPMatSolve_CABiCGStab;
 
   PetscCall(KSPCABiCGStabComposeMethods(ksp, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

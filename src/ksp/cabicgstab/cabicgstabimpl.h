@@ -14,6 +14,8 @@ typedef enum {
   KSPCABICGSTAB_PAIR_MINV_A  /* Â = M^{-1} A (left preconditioning) */
 } KSPCABiCGStabPairMode;
 
+typedef struct KSP_CABiCGStabBlock KSP_CABiCGStabBlock; /* KSPMatSolve()'s data (block.c) */
+
 typedef struct {
   /* options */
   PetscInt           s;               /* maximum number of inner iterations per outer iteration */
@@ -41,8 +43,10 @@ typedef struct {
   /* storage, allocated in KSPSetUp() for s_alloc = s */
   PetscInt              s_alloc;
   PetscInt              nloc;                               /* local length of the vectors */
-  PetscBLASInt          ld;                                 /* leading dimension of V and W: max(nloc, 1) */
-  PetscScalar          *V;                                  /* ld x (4s+2): column 0 is rt, then the 2s_k+1 columns of P, then the 2s_k of R */
+  PetscBLASInt          ld;                                 /* leading dimension of W: max(nloc, 1) */
+  PetscBLASInt          ldv;                                /* leading dimension of V: ld, or m ld for a column of a block solve */
+  PetscScalar          *V;                                  /* ldv x (4s+2): column 0 is rt, then the 2s_k+1 columns of P, then the 2s_k of R */
+  PetscBool             V_shared;                           /* V is a column of the bases of a block solve (block.c), which owns it */
   Vec                  *Vcol;                               /* the columns of V as Vecs (they share V's memory) */
   PetscScalar          *W;                                  /* ld x 3: [p, r, dx] rebuilt at the end of an outer iteration */
   Vec                   Wcol[3];                            /* the columns of W as Vecs */
@@ -68,8 +72,52 @@ typedef struct {
   PetscInt nb_pending; /* nb of the outer iteration whose e is not yet added to x (0: x is current) */
 
   KSPCABiCGStabStatistics stats; /* over all solves (KSPView(), KSPCABiCGStabGetStatistics()) */
+
+  KSP_CABiCGStabBlock *block; /* KSPMatSolve() (block.c), made at the first block solve */
 } KSP_CABiCGStab;
 
+/*
+   What one outer iteration hands to the next. The drift estimate follows Van der Vorst and Ye, in coordinates: each
+   outer iteration adds eps sum_i (|c_i| + ||Â|| |e_i|) ||y_i|| (the rounding of r's and x's rebuilds and of the basis)
+   until r is computed again as b - A x.
+*/
+typedef struct {
+  PetscInt    k, sk, nb;    /* the outer iteration, its s_k and its 4 s_k + 1 basis columns */
+  PetscInt    s_cap;        /* the largest s_k adaptive s allows now */
+  PetscBool   test_pending; /* the convergence test of iteration ksp->its waits for the next Gram matrix (||r|| = G(r, r)^{1/2}) */
+  PetscBool   restart;      /* the next outer iteration restarts fully: p = rt = r */
+  PetscBool   resume;       /* the last outer iteration ended at a half step (r = q): the next one resumes at omega ... */
+  PetscScalar alpha, rho;   /* ... with these alpha and rho = (rt, r) of the iteration */
+  PetscReal   drift;        /* estimate of ||(b - A x) - r|| */
+  PetscReal   drift_init;   /* ... right after r was computed as b - A x (the rounding of A x) */
+  PetscBool   drift_small;  /* drift <= sqrt(eps) ||r|| at the end of the previous outer iteration */
+  PetscReal   xscale;       /* sum of the coordinate scales of the updates of x since the last true residual */
+  PetscReal   tau;          /* estimate of ||Â|| */
+  PetscReal   ttol;         /* the tolerance of the default convergence test, max(rtol ||r_0||, abstol) */
+} KSPCABiCGStabOuter;
+
+/* The phases of one outer iteration, for the single solve (cabicgstab.c) and the block solve of KSPMatSolve() (block.c) */
+PETSC_INTERN PetscErrorCode KSPCABiCGStabSolveBegin(KSP, KSPCABiCGStabOuter *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterPrepare(KSP, KSPCABiCGStabOuter *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabBasesBegin(KSP, KSPCABiCGStabOuter *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabApplyOperator(KSP, Vec, Vec);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *, Vec[], PetscInt);
+PETSC_INTERN PetscInt       KSPCABiCGStabGramCount(KSP_CABiCGStab *, PetscInt);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabGramLocal(KSP, PetscInt, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabGramUnpack(KSP, PetscInt, const PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabMonomialScale(KSP, KSPCABiCGStabOuter *, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterRest(KSP, KSPCABiCGStabOuter *);
+
+PETSC_INTERN PetscErrorCode KSPCABiCGStabAllocate(KSP);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabWrapColumn(Vec, PetscScalar *, Vec *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabPairable(KSP, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabSetUpBasis(KSP);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabCopyBasis(KSP, KSP);
+
+/* KSPMatSolve() (block.c) */
+PETSC_INTERN PetscErrorCode KSPMatSolve_CABiCGStab(KSP, Mat, Mat);
+PETSC_INTERN PetscErrorCode KSPViewBlock_CABiCGStab(KSP, PetscViewer);
+PETSC_INTERN PetscErrorCode KSPDestroyBlock_CABiCGStab(KSP);
+PETSC_INTERN PetscErrorCode KSPComposeBlock_CABiCGStab(KSP, PetscBool);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabViewBasis(KSP, PetscViewer);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabCheckSpectrum(KSP, PetscReal, PetscReal);

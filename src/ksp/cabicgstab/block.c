@@ -1,0 +1,604 @@
+/*
+   KSPMatSolve() of KSPCABICGSTAB: m s-step BiCGStab solves advanced together, with ONE global reduction per outer
+   iteration for all of them, the least any BiCGStab can issue for m systems.
+
+   Each column j is a solve of its own, run by a column solver (a KSPCABICGSTAB on this KSP's PC, made at the first block
+   solve and kept): its own s_k (telescoping, adaptive s), coordinates, residual replacement, convergence-claim check,
+   iteration count and reason, through the phases of the single solve (cabicgstab.c). A block solve runs those phases
+   in rounds, one outer iteration of every live column per round:
+
+     p, r into the bases (KSPCABiCGStabOuterPrepare())
+     P_j, R_j of every live column, power by power (KSPCABiCGStabBlockBuildBases()): the columns that apply the operator
+       to the same basis index form runs, and a run of c >= 2 columns is one dense product (AIJ x dense: one pass over
+       the matrix per 4 columns, PCMatApply() for the preconditioner)
+     [g_j, G_j] = [P_j, R_j]^T [rt_j, P_j, R_j], local GEMMs packed side by side, and ONE MPI_Allreduce for all
+     the s_k inner iterations and the rebuild of p, r, x of every live column (KSPCABiCGStabOuterRest())
+
+   The bases of all columns live in one array, interleaved by basis vector: vector i of column j at (i m + j) ld, so
+   that vector i of a run of columns is one dense nloc x c block (lda ld) and each column's own basis is a dense
+   block with lda m ld, on which its Gram GEMM and rebuild run as in its single solve. One spectrum estimate (Newton,
+   Chebyshev bases) serves all columns: the operator is the same. A column that ends builds no more bases.
+
+   A column's convergence test is KSPConvergedDefault()'s (CAKrylovKSPColumnTest()), with ||b_j|| of a nonzero initial
+   guess taken for all columns in one reduction. A column whose convergence claim is checked against b - A x costs
+   that check's reduction, as in its single solve. With a run of one column the operator is applied as in KSPSolve():
+   a block of one column is KSPSolve()'s iteration bit for bit.
+*/
+#include "cabicgstabimpl.h"
+
+/* The default test of one column, with its reference norm and tolerance (CAKrylovKSPColumnTest()) */
+typedef struct {
+  KSP       ksp; /* the KSP of KSPMatSolve(): its tolerances and default-test options */
+  PetscInt  col;
+  PetscReal bnorm, rnorm0, ttol;
+} KSPCABiCGStabColumnTest;
+
+struct KSP_CABiCGStabBlock {
+  PetscInt                 m, s;       /* the column solvers and the arrays below are for m columns, the bases for s */
+  PetscInt                 nloc, N;    /* the vectors' local and global lengths */
+  PetscBLASInt             ld;         /* max(nloc, 1) */
+  KSP                     *col;        /* the column solvers */
+  KSPCABiCGStabOuter      *o;          /* per column: its outer iteration */
+  KSPCABiCGStabColumnTest *test;       /* per column: its convergence test */
+  PetscBool               *live, *sel; /* per column: still iterating; taking part in this step */
+  PetscScalar             *V;          /* the columns' bases: vector i of column j at (i m + j) ld */
+  PetscScalar             *buf;        /* the packed Gram matrices of the columns of one reduction */
+  Vec                     *b, *x;      /* per column: B's and X's column (VecPlaceArray()) */
+  Mat                     *Xv, *Yv;    /* per run length c (1 < c <= m): dense views of a run's basis vectors i and i + 1 */
+  Mat                     *Zv;         /* ... and nloc x c: M^{-1} X (right preconditioning) or A X (left) */
+  KSPCABiCGStabPairMode    mode;       /* what the products of the views were made for */
+  PetscObjectId            amat_id;    /* ... with which matrix (id, nonzero pattern) */
+  PetscObjectState         amat_nz;
+  PetscBool                batch;      /* this solve applies the operator to runs of columns as one product */
+  KSPConvergedReason      *reason;     /* per column of the last block solve: how it ended */
+  PetscInt                *its;        /* ... and its iterations */
+  PetscInt                 nmatsolves; /* block solves (a batch of -ksp_matsolve_batch_size counts one) */
+  PetscInt                 last_m, last_its, last_rounds, last_reductions, last_products;
+  PetscBool                last_block; /* the last KSPMatSolve() ran as a block (else a KSPSolve() per column) */
+};
+
+/* The column's default test: CAKrylovKSPColumnTest() with the KSP of KSPMatSolve()'s settings */
+static PetscErrorCode KSPCABiCGStabColumnConverged(KSP col, PetscInt n, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
+{
+  KSPCABiCGStabColumnTest *t = (KSPCABiCGStabColumnTest *)ctx;
+
+  PetscFunctionBegin;
+  (void)col;
+  PetscCall(CAKrylovKSPColumnTest(t->ksp, t->col, n, rnorm, t->bnorm, &t->rnorm0, &t->ttol, reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabBlockDestroyViews(KSP_CABiCGStabBlock *bk)
+{
+  PetscFunctionBegin;
+  for (PetscInt c = 0; bk->Xv && c <= bk->m; c++) {
+    PetscCall(MatDestroy(&bk->Xv[c]));
+    PetscCall(MatDestroy(&bk->Yv[c]));
+    PetscCall(MatDestroy(&bk->Zv[c]));
+  }
+  bk->mode = KSPCABICGSTAB_PAIR_NONE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the column solvers, the bases and the per-column arrays */
+static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabBlockDestroyViews(bk));
+  for (PetscInt j = 0; j < bk->m; j++) {
+    PetscCall(KSPDestroy(&bk->col[j]));
+    PetscCall(VecDestroy(&bk->b[j]));
+    PetscCall(VecDestroy(&bk->x[j]));
+  }
+  PetscCall(PetscFree6(bk->col, bk->o, bk->test, bk->live, bk->sel, bk->reason));
+  PetscCall(PetscFree3(bk->b, bk->x, bk->its));
+  PetscCall(PetscFree3(bk->Xv, bk->Yv, bk->Zv));
+  PetscCall(PetscFree2(bk->V, bk->buf));
+  bk->m = bk->s = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPReset(), KSPDestroy() */
+PetscErrorCode KSPDestroyBlock_CABiCGStab(KSP ksp)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!cab->block) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPCABiCGStabBlockFree(cab->block));
+  PetscCall(PetscFree(cab->block));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The column solvers, bases and arrays for m columns at s (kept while m, s and the local length stay) */
+static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk;
+  const PetscInt       s = cab->s, nb = 4 * s + 1;
+
+  PetscFunctionBegin;
+  if (!cab->block) PetscCall(PetscNew(&cab->block));
+  bk = cab->block;
+  if (bk->m == m && bk->s == s && bk->nloc == cab->nloc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPCABiCGStabBlockFree(bk));
+  bk->m    = m;
+  bk->s    = s;
+  bk->nloc = cab->nloc;
+  bk->ld   = cab->ld;
+  PetscCall(VecGetSize(cab->t, &bk->N));
+  PetscCall(PetscMalloc2((size_t)bk->ld * m * (4 * s + 2), &bk->V, (size_t)m * nb * (nb + 1), &bk->buf));
+  PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
+  PetscCall(PetscCalloc3(m, &bk->b, m, &bk->x, m, &bk->its));
+  PetscCall(PetscCalloc3(m + 1, &bk->Xv, m + 1, &bk->Yv, m + 1, &bk->Zv));
+  for (PetscInt j = 0; j < m; j++) {
+    KSP_CABiCGStab *cc;
+
+    PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &bk->col[j]));
+    PetscCall(PetscObjectIncrementTabLevel((PetscObject)bk->col[j], (PetscObject)ksp, 1));
+    PetscCall(KSPSetType(bk->col[j], KSPCABICGSTAB));
+    PetscCall(KSPSetPC(bk->col[j], ksp->pc));
+    cc             = (KSP_CABiCGStab *)bk->col[j]->data;
+    cc->V_shared   = PETSC_TRUE; /* column j of the shared bases */
+    cc->V          = bk->V + (size_t)j * bk->ld;
+    cc->ldv        = (PetscBLASInt)(m * bk->ld);
+    cc->mono_scale = cab->mono_scale;
+    PetscCall(KSPCABiCGStabWrapColumn(cab->t, NULL, &bk->b[j]));
+    PetscCall(KSPCABiCGStabWrapColumn(cab->t, NULL, &bk->x[j]));
+    PetscCall(KSPSetConvergenceTest(bk->col[j], KSPCABiCGStabColumnConverged, &bk->test[j], NULL));
+  }
+  PetscCheck((size_t)m * bk->ld <= PETSC_BLAS_INT_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPMatSolve() of KSPCABICGSTAB: %" PetscInt_FMT " columns of %" PetscInt_FMT " local rows exceed the BLAS integer; use -ksp_matsolve_batch_size", m, bk->nloc);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Column j's solver gets this KSP's settings and the columns j of B and X */
+static PetscErrorCode KSPCABiCGStabBlockColumnBegin(KSP ksp, PetscInt j, const PetscScalar *b, PetscScalar *x)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk  = cab->block;
+  KSP                  col = bk->col[j];
+  KSP_CABiCGStab      *cc  = (KSP_CABiCGStab *)col->data;
+
+  PetscFunctionBegin;
+  cc->s               = cab->s;
+  cc->basis           = cab->basis;
+  cc->telescope       = cab->telescope;
+  cc->symmetric       = cab->symmetric;
+  cc->replacement     = cab->replacement;
+  cc->replacement_set = cab->replacement_set;
+  cc->adaptive        = cab->adaptive;
+  cc->paired          = PETSC_FALSE;                  /* the block builds its bases by runs of columns */
+  cc->stats           = (KSPCABiCGStabStatistics){0}; /* this block solve's */
+  PetscCall(KSPCABiCGStabCopyBasis(ksp, col));
+  col->pc_side    = ksp->pc_side;
+  col->normtype   = ksp->normtype;
+  col->guess_zero = ksp->guess_zero;
+  col->rtol       = ksp->rtol;
+  col->abstol     = ksp->abstol;
+  col->divtol     = ksp->divtol;
+  col->max_it     = ksp->max_it;
+  col->chknorm    = ksp->chknorm;
+  col->reason     = KSP_CONVERGED_ITERATING;
+  PetscCall(VecPlaceArray(bk->b[j], b));
+  PetscCall(VecPlaceArray(bk->x[j], x));
+  col->vec_rhs = bk->b[j]; /* borrowed for the solve: KSPCABiCGStabBlockColumnEnd() takes them back */
+  col->vec_sol = bk->x[j];
+  bk->test[j]  = (KSPCABiCGStabColumnTest){.ksp = ksp, .col = j};
+  PetscCall(KSPCABiCGStabAllocate(col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPCABiCGStabBlockColumnEnd(KSP_CABiCGStabBlock *bk, PetscInt j)
+{
+  PetscFunctionBegin;
+  bk->col[j]->vec_rhs = NULL;
+  bk->col[j]->vec_sol = NULL;
+  PetscCall(VecResetArray(bk->b[j]));
+  PetscCall(VecResetArray(bk->x[j]));
+  bk->reason[j] = bk->col[j]->reason;
+  bk->its[j]    = bk->col[j]->its;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||b_j|| (||M^{-1} b_j|| for the preconditioned norm) of every column in one reduction: the reference of the default
+   test with a nonzero initial guess */
+static PetscErrorCode KSPCABiCGStabBlockRHSNorms(KSP ksp, PetscInt *nred)
+{
+  KSP_CABiCGStab         *cab  = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock    *bk   = cab->block;
+  KSPConvergedDefaultCtx *cctx = (KSPConvergedDefaultCtx *)ksp->cnvP;
+  const PetscBool         pb   = ksp->pc_side == PC_LEFT && ksp->normtype == KSP_NORM_PRECONDITIONED ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (ksp->guess_zero || ksp->normtype == KSP_NORM_NONE || (cctx && cctx->initialrtol)) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt j = 0; j < bk->m; j++) {
+    Vec v = bk->b[j];
+
+    if (pb) {
+      v = ((KSP_CABiCGStab *)bk->col[j]->data)->Wcol[2]; /* free before the solve */
+      PetscCall(KSP_PCApply(bk->col[j], bk->b[j], v));
+    }
+    PetscCall(VecNormBegin(v, NORM_2, &bk->test[j].bnorm));
+  }
+  for (PetscInt j = 0; j < bk->m; j++) PetscCall(VecNormEnd(pb ? ((KSP_CABiCGStab *)bk->col[j]->data)->Wcol[2] : bk->b[j], NORM_2, &bk->test[j].bnorm));
+  (*nred)++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The dense views and products for runs of c columns: Y = A X (identity PC), Y = A Z with Z = M^{-1} X (right), Z = A X
+   with Y = M^{-1} Z (left); made when first needed and kept while the operator's nonzero pattern and the mode stay */
+static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
+{
+  KSP_CABiCGStab             *cab  = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock        *bk   = cab->block;
+  const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
+  MPI_Comm                    comm = PetscObjectComm((PetscObject)ksp);
+  Mat                         A, P;
+  PetscObjectId               id;
+  PetscObjectState            nz;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  PetscCall(MatGetNonzeroState(A, &nz));
+  if (bk->mode != KSPCABICGSTAB_PAIR_NONE && (bk->mode != mode || bk->amat_id != id || bk->amat_nz != nz)) PetscCall(KSPCABiCGStabBlockDestroyViews(bk));
+  if (bk->Yv[c]) PetscFunctionReturn(PETSC_SUCCESS);
+  bk->mode    = mode;
+  bk->amat_id = id;
+  bk->amat_nz = nz;
+  PetscCall(MatCreateDense(comm, bk->nloc, PETSC_DECIDE, bk->N, c, bk->V, &bk->Xv[c]));
+  PetscCall(MatCreateDense(comm, bk->nloc, PETSC_DECIDE, bk->N, c, bk->V, &bk->Yv[c]));
+  PetscCall(MatDenseSetLDA(bk->Xv[c], bk->ld));
+  PetscCall(MatDenseSetLDA(bk->Yv[c], bk->ld));
+  if (mode != KSPCABICGSTAB_PAIR_A) PetscCall(MatCreateDense(comm, bk->nloc, PETSC_DECIDE, bk->N, c, NULL, &bk->Zv[c]));
+  P = mode == KSPCABICGSTAB_PAIR_MINV_A ? bk->Zv[c] : bk->Yv[c]; /* the product's result */
+  PetscCall(MatProductCreateWithMat(A, mode == KSPCABICGSTAB_PAIR_A_MINV ? bk->Zv[c] : bk->Xv[c], NULL, P));
+  PetscCall(MatProductSetType(P, MATPRODUCT_AB));
+  PetscCall(MatProductSetFromOptions(P));
+  PetscCall(MatProductSymbolic(P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Basis vector i + 1 = Â (basis vector i) of the columns j0 .. j0 + c - 1, as one product */
+static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j0, PetscInt c)
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+  Mat                  X, Y;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabBlockViews(ksp, c));
+  X = bk->Xv[c];
+  Y = bk->Yv[c];
+  PetscCall(MatDensePlaceArray(X, bk->V + ((size_t)i * bk->m + j0) * bk->ld));
+  PetscCall(MatDensePlaceArray(Y, bk->V + ((size_t)(i + 1) * bk->m + j0) * bk->ld));
+  switch (bk->mode) {
+  case KSPCABICGSTAB_PAIR_NONE:
+    break;
+  case KSPCABICGSTAB_PAIR_A: /* Y = A X */
+    PetscCall(MatProductNumeric(Y));
+    break;
+  case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X) */
+    PetscCall(PCMatApply(ksp->pc, X, bk->Zv[c]));
+    PetscCall(MatProductNumeric(Y));
+    break;
+  case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X) */
+    PetscCall(MatProductNumeric(bk->Zv[c]));
+    PetscCall(PCMatApply(ksp->pc, bk->Zv[c], Y));
+    break;
+  }
+  PetscCall(MatDenseResetArray(X));
+  PetscCall(MatDenseResetArray(Y));
+  bk->last_products++;
+  for (PetscInt j = j0; j < j0 + c; j++) PetscCall(PetscObjectStateIncrease((PetscObject)((KSP_CABiCGStab *)bk->col[j]->data)->Vcol[i + 1])); /* V changed under its Vecs */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Does column j (selected) apply the operator to its basis vector i: i = 1 .. 2 s_k in P, 2 s_k + 2 .. 4 s_k in R? */
+static PetscBool KSPCABiCGStabBlockSource(KSP_CABiCGStabBlock *bk, PetscInt j, PetscInt i)
+{
+  const PetscInt sk = bk->o[j].sk;
+
+  return bk->sel[j] && ((i >= 1 && i <= 2 * sk) || (i >= 2 * sk + 2 && i <= 4 * sk)) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* P_j and R_j of the selected columns, basis index by basis index: the columns that apply the operator to index i form
+   runs of consecutive columns, one product each (a run of one: KSPSolve()'s operator application); then each column's
+   shift and scaling */
+static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
+{
+  KSP_CABiCGStabBlock *bk   = ((KSP_CABiCGStab *)ksp->data)->block;
+  PetscInt             imax = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+  for (PetscInt j = 0; j < bk->m; j++)
+    if (bk->sel[j]) imax = PetscMax(imax, 4 * bk->o[j].sk);
+  for (PetscInt i = 1; i <= imax; i++) {
+    for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
+      for (c = 0; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++) { }
+      if (c > 1 && bk->batch) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c));
+      for (PetscInt j = j0; j < j0 + c; j++) {
+        KSP             col = bk->col[j];
+        KSP_CABiCGStab *cc  = (KSP_CABiCGStab *)col->data;
+        const PetscInt  sk  = bk->o[j].sk;
+        const PetscBool inP = i <= 2 * sk ? PETSC_TRUE : PETSC_FALSE;
+
+        if (c == 1 || !bk->batch) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
+        PetscCall(KSPCABiCGStabShiftAndScale(cc, inP ? cc->Vcol + 1 : cc->Vcol + 2 * sk + 2, inP ? i - 1 : i - (2 * sk + 2)));
+      }
+    }
+  }
+  PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Gram matrices of the selected columns with ONE reduction: local GEMMs packed side by side, one MPI_Allreduce */
+static PetscErrorCode KSPCABiCGStabBlockGram(KSP ksp, PetscInt *nred)
+{
+  KSP_CABiCGStabBlock *bk    = ((KSP_CABiCGStab *)ksp->data)->block;
+  PetscInt             count = 0;
+  PetscMPIInt          mcount;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(CAKRYLOV_CAGram, ksp, 0, 0, 0));
+  for (PetscInt j = 0; j < bk->m; j++) {
+    if (!bk->sel[j]) continue;
+    PetscCall(KSPCABiCGStabGramLocal(bk->col[j], bk->o[j].nb, bk->buf + count));
+    count += KSPCABiCGStabGramCount((KSP_CABiCGStab *)bk->col[j]->data, bk->o[j].nb);
+  }
+  PetscCall(PetscMPIIntCast(count, &mcount));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bk->buf, mcount, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
+  (*nred)++;
+  count = 0;
+  for (PetscInt j = 0; j < bk->m; j++) {
+    if (!bk->sel[j]) continue;
+    PetscCall(KSPCABiCGStabGramUnpack(bk->col[j], bk->o[j].nb, bk->buf + count));
+    count += KSPCABiCGStabGramCount((KSP_CABiCGStab *)bk->col[j]->data, bk->o[j].nb);
+  }
+  PetscCall(PetscLogEventEnd(CAKRYLOV_CAGram, ksp, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Round k of the block: history and monitors with the largest finite residual norm of the columns that iterated in it
+   (0 under KSP_NORM_NONE) and the largest iteration count; a monitor sees that column's b and x as the KSP's system, so
+   that KSPBuildSolution(), KSPBuildResidual() and every monitor PETSc ships work as in KSPSolve()
+*/
+static PetscErrorCode KSPCABiCGStabBlockMonitor(KSP ksp, const PetscBool iterated[])
+{
+  KSP_CABiCGStabBlock *bk  = ((KSP_CABiCGStab *)ksp->data)->block;
+  Vec                  sol = ksp->vec_sol, rhs = ksp->vec_rhs;
+  PetscReal            rnorm = 0.0;
+  PetscInt             its = 0, jmax = -1;
+  PetscErrorCode       ierr;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < bk->m; j++) {
+    its = PetscMax(its, bk->col[j]->its);
+    if (!iterated[j] || PetscIsInfOrNanReal(bk->col[j]->rnorm) || (jmax >= 0 && bk->col[j]->rnorm < rnorm)) continue;
+    rnorm = bk->col[j]->rnorm;
+    jmax  = j;
+  }
+  if (ksp->normtype == KSP_NORM_NONE) rnorm = 0.0;
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its   = its;
+  ksp->rnorm = rnorm;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCall(KSPLogResidualHistory(ksp, rnorm));
+  if (!ksp->numbermonitors || jmax < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  ksp->vec_sol = bk->x[jmax];
+  ksp->vec_rhs = bk->b[jmax];
+  ierr         = KSPMonitor(ksp, its, rnorm);
+  ksp->vec_sol = sol; /* the caller's vectors back, also when a monitor failed */
+  ksp->vec_rhs = rhs;
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One round: an outer iteration of every live column, with one reduction (two, once per solve, where a monomial basis is
+   rescaled, as in the single solve) */
+static PetscErrorCode KSPCABiCGStabBlockRound(KSP ksp, PetscInt *nred)
+{
+  KSP_CABiCGStabBlock *bk  = ((KSP_CABiCGStab *)ksp->data)->block;
+  PetscBool            any = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < bk->m; j++) {
+    bk->sel[j] = bk->live[j];
+    if (!bk->live[j]) continue;
+    PetscCall(KSPCABiCGStabOuterPrepare(bk->col[j], &bk->o[j]));
+    PetscCall(KSPCABiCGStabBasesBegin(bk->col[j], &bk->o[j]));
+  }
+  PetscCall(KSPCABiCGStabBlockBuildBases(ksp));
+  PetscCall(KSPCABiCGStabBlockGram(ksp, nred));
+  for (PetscInt j = 0; j < bk->m; j++) {
+    if (!bk->live[j]) continue;
+    PetscCall(KSPCABiCGStabMonomialScale(bk->col[j], &bk->o[j], &bk->sel[j]));
+    if (bk->sel[j]) PetscCall(KSPCABiCGStabBasesBegin(bk->col[j], &bk->o[j]));
+    any = (PetscBool)(any || bk->sel[j]);
+  }
+  if (any) { /* the columns whose monomial basis is rescaled build it again (p, r and rt are still in V) */
+    PetscCall(KSPCABiCGStabBlockBuildBases(ksp));
+    PetscCall(KSPCABiCGStabBlockGram(ksp, nred));
+  }
+  for (PetscInt j = 0; j < bk->m; j++) {
+    if (!bk->live[j]) continue;
+    PetscCall(KSPCABiCGStabOuterRest(bk->col[j], &bk->o[j]));
+    bk->o[j].k++;
+  }
+  PetscCall(KSPCABiCGStabBlockMonitor(ksp, bk->live));
+  for (PetscInt j = 0; j < bk->m; j++) bk->live[j] = bk->live[j] && !bk->col[j]->reason ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The statistics of the KSP (KSPView(), KSPCABiCGStabGetStatistics()) count a block solve as one solve of `rounds` outer
+   iterations and `nred` reductions, with the inner iterations and events of all its columns */
+static void KSPCABiCGStabBlockStatistics(KSP ksp, PetscInt rounds, PetscInt nred)
+{
+  KSP_CABiCGStab          *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock     *bk  = cab->block;
+  KSPCABiCGStabStatistics *st  = &cab->stats;
+
+  st->solves++;
+  st->outer += rounds;
+  st->reductions += nred;
+  for (PetscInt j = 0; j < bk->m; j++) {
+    const KSPCABiCGStabStatistics *c = &((KSP_CABiCGStab *)bk->col[j]->data)->stats;
+
+    st->inner += c->inner;
+    st->early_ends += c->early_ends;
+    st->half_steps += c->half_steps;
+    st->restarts += c->restarts;
+    st->replacements += c->replacements;
+    st->checks += c->checks;
+    st->checks_failed += c->checks_failed;
+    st->s_lowered += c->s_lowered;
+    st->s_raised += c->s_raised;
+    if (c->s_min) st->s_min = st->s_min ? PetscMin(st->s_min, c->s_min) : c->s_min;
+  }
+}
+
+/* The block's iteration count (the largest of its columns) and reason (the first column that failed, else that of the
+   column with the most iterations), KSPSetErrorIfNotConverged() */
+static PetscErrorCode KSPCABiCGStabBlockEnd(KSP ksp, PetscInt m)
+{
+  KSP_CABiCGStabBlock *bk  = ((KSP_CABiCGStab *)ksp->data)->block;
+  PetscInt             its = 0, failed = -1, last = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt j = 0; j < m; j++) {
+    if (bk->reason[j] < 0 && failed < 0) failed = j;
+    if (bk->its[j] > its) {
+      its  = bk->its[j];
+      last = j;
+    }
+  }
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its    = its;
+  ksp->reason = m ? bk->reason[failed >= 0 ? failed : last] : KSP_CONVERGED_ATOL;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  bk->nmatsolves++;
+  bk->last_m   = m;
+  bk->last_its = its;
+  PetscCheck(!ksp->errorifnotconverged || failed < 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "KSPMatSolve() has not converged: column %" PetscInt_FMT " %s", failed, KSPConvergedReasons[failed >= 0 ? bk->reason[failed] : 0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Can the block solve this KSPMatSolve()? Else why not */
+static PetscErrorCode KSPCABiCGStabBlockUsable(KSP ksp, Mat B, Mat X, const char **why)
+{
+  Mat          A;
+  MatNullSpace ns = NULL, tns = NULL;
+  PetscBool    bdense, xdense, scaled;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)B, &bdense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)X, &xdense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCall(MatGetNullSpace(A, &ns));
+  PetscCall(MatGetTransposeNullSpace(A, &tns));
+  PetscCall(CAKrylovPCGetDiagonalScale(ksp->pc, &scaled));
+  *why = NULL;
+  if (ksp->converged != KSPConvergedDefault) *why = "a convergence test other than KSPConvergedDefault() is set";
+  else if (ksp->transpose_solve) *why = "KSPMatSolveTranspose()";
+  else if (!bdense || !xdense) *why = "the blocks are not MATSEQDENSE/MATMPIDENSE";
+  else if (ns || tns) *why = "the operator has a null space";
+  else if (scaled) *why = "the preconditioner scales the system (PCSetDiagonalScale())";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPMatSolve(): the block solve, or a KSPSolve() per column where the block does not apply (-info says why) */
+PetscErrorCode KSPMatSolve_CABiCGStab(KSP ksp, Mat B, Mat X)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk;
+  Mat                  A;
+  const PetscScalar   *ba;
+  PetscScalar         *xa;
+  PetscInt             m, ldb, ldx, nred = 0, rounds = 0;
+  PetscBool            live = PETSC_TRUE;
+  const char          *why = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(CAKrylovKSPMatSolveCheckLayouts(ksp, A, B, X));
+  PetscCall(MatGetSize(B, NULL, &m));
+  PetscCall(KSPCABiCGStabAllocate(ksp)); /* s changed since KSPSetUp() */
+  PetscCall(KSPCABiCGStabBlockSetUp(ksp, m));
+  bk = cab->block;
+  PetscCall(KSPCABiCGStabBlockUsable(ksp, B, X, &why));
+  if (why) {
+    PetscLogDouble before = cab->stats.reductions;
+
+    PetscCall(PetscInfo(ksp, "KSPMatSolve() with %s: column by column (KSPSolve() per column), because %s\n", ((PetscObject)ksp)->type_name, why));
+    PetscCall(CAKrylovKSPMatSolveColumns(ksp, B, X, bk->reason, bk->its));
+    bk->last_block      = PETSC_FALSE;
+    bk->last_rounds     = 0;
+    bk->last_reductions = (PetscInt)(cab->stats.reductions - before);
+    PetscCall(KSPCABiCGStabBlockEnd(ksp, m));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ksp->res_hist_reset) ksp->res_hist_len = 0;
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
+  PetscCall(KSPCABiCGStabPairable(ksp, &bk->batch));
+  PetscCall(KSPCABiCGStabSetUpBasis(ksp)); /* one spectrum estimate for all columns */
+  PetscCall(MatDenseGetArrayRead(B, &ba));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(MatDenseGetArray(X, &xa));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  bk->last_products = 0;
+  for (PetscInt j = 0; j < m; j++) PetscCall(KSPCABiCGStabBlockColumnBegin(ksp, j, ba + (size_t)j * ldb, xa + (size_t)j * ldx));
+  PetscCall(KSPCABiCGStabBlockRHSNorms(ksp, &nred));
+  for (PetscInt j = 0; j < m; j++) {
+    PetscCall(KSPCABiCGStabSolveBegin(bk->col[j], &bk->o[j]));
+    bk->live[j] = bk->col[j]->reason ? PETSC_FALSE : PETSC_TRUE;
+  }
+  for (; live; rounds++) {
+    PetscCall(KSPCABiCGStabBlockRound(ksp, &nred));
+    live = PETSC_FALSE;
+    for (PetscInt j = 0; j < m; j++) live = (PetscBool)(live || bk->live[j]);
+  }
+  for (PetscInt j = 0; j < m; j++) {
+    nred += ((KSP_CABiCGStab *)bk->col[j]->data)->stats.checks; /* a checked convergence claim: one reduction */
+    PetscCall(KSPCABiCGStabBlockColumnEnd(bk, j));
+  }
+  PetscCall(MatDenseRestoreArray(X, &xa));
+  PetscCall(MatDenseRestoreArrayRead(B, &ba));
+  bk->last_block      = PETSC_TRUE;
+  bk->last_rounds     = rounds;
+  bk->last_reductions = nred;
+  KSPCABiCGStabBlockStatistics(ksp, rounds, nred);
+  PetscCall(KSPCABiCGStabBlockEnd(ksp, m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ksp_view: the last block solve */
+PetscErrorCode KSPViewBlock_CABiCGStab(KSP ksp, PetscViewer viewer)
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  if (!bk || !bk->nmatsolves) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!bk->last_block) PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last, %" PetscInt_FMT " columns, ran column by column (KSPSolve() per column; -info says why)\n", bk->nmatsolves, bk->last_m));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last: %" PetscInt_FMT " columns, %" PetscInt_FMT " outer rounds, %" PetscInt_FMT " global reductions for all columns, at most %" PetscInt_FMT " iterations per column, %" PetscInt_FMT " operator products on runs of columns\n", bk->nmatsolves, bk->last_m, bk->last_rounds, bk->last_reductions, bk->last_its, bk->last_products));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons_CABiCGStab(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  if (m) *m = bk ? bk->last_m : 0;
+  if (reasons) *reasons = bk ? bk->reason : NULL;
+  if (its) *its = bk ? bk->its : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode KSPComposeBlock_CABiCGStab(KSP ksp, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", on ? CAKrylovKSPGetMatSolveConvergedReasons_CABiCGStab : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
