@@ -1,16 +1,20 @@
-static char help[] = "Multiple right-hand sides on the 7-point 3D Laplacian (Dirichlet boundary eliminated): the time per RHS-iteration of\n\
+static char help[] = "Multiple right-hand sides on the 7-point 3D Laplacian or another stencil operator (Dirichlet boundary eliminated): the time per RHS-iteration of\n\
 m separate PETSc bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, m separate PETSc pipebcgs KSPSolve()s (the paper's\n\
 baseline of its pipelined block), and KSPMatSolve() with cakrylov's bcgsm, pipebcgsm and rbicgstab (their default\n\
 layout, interleaved with these PCs) and bcgsm in the dense layout; the bytes each RHS-iteration moves (a model) against the\n\
 STREAM triad measured in the same run; and the layout of the m columns for one SpMV: dense column-major (AIJ x MATDENSE,\n\
 MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
-  -n <200>             : grid points per direction (N = n^3 unknowns)\n\
+  -n <200>             : grid points per direction (N = n^dim unknowns)\n\
+  -dim <3>             : 2 (5-point stencil) or 3 (7-point stencil)\n\
+  -problem <poisson>   : poisson, convdiff (upwind, cell Peclet number -peclet <0.5>) or skew (share/problems/stencil.h)\n\
   -m <1,4,16>          : numbers of right-hand sides (columns of B), comma-separated\n\
   -pc_type <none|jacobi> : preconditioner of every KSP\n\
   -its <4>             : iterations per solve (every column runs exactly this many: rtol 1e-30)\n\
   -runs <3>            : timed solves per (m, method), after a warm-up solve of one iteration\n\
   -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,bcgsm-dense,pipebcgsm,rbicgstab\n\
   -layout <true>       : time one SpMV of m columns dense and MAIJ for every m > 1 of -m\n\
+  -breakdown <true>    : per method, the time per solve in the operator (MatMult, or MatMatMultNum in the dense layout) and\n\
+                         in the fused passes (CAKVecFused) by PETSc's log events: median, spread, GB/s of their model bytes\n\
   -stream <true>       : measure the STREAM triad (false: no bandwidth fractions)\n\
   -csv <file>, -layout_csv <file> : append one CSV row per (m, method), per m of the layout study\n\
   The methods run one after the other, each with its own KSP that is destroyed before the next (the block solvers keep\n\
@@ -53,6 +57,25 @@ static const char *const PCTypes[] = {"none", "jacobi"};
 static PetscInt DensePasses(PetscInt m)
 {
   return m / 4 + m % 4;
+}
+
+/* The operator of -problem on n^dim points of a DMDA, Dirichlet boundary eliminated (share/problems/stencil.h); b = 1 and x
+   of its layout; its nonzeros */
+static PetscErrorCode BenchProblem(MPI_Comm comm, PetscInt dim, StencilProblem problem, PetscReal peclet, PetscInt n, DM *da, Mat *A, Vec *b, Vec *x, PetscReal *nnz)
+{
+  MatInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(StencilCreateDMDA(comm, dim, n, DM_BOUNDARY_NONE, da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMCreateMatrix(*da, A));
+  PetscCall(AssembleStencilOperator(*da, problem, peclet, *A));
+  PetscCall(DMCreateGlobalVector(*da, b));
+  PetscCall(VecDuplicate(*b, x));
+  PetscCall(VecSet(*b, 1.0));
+  PetscCall(MatGetInfo(*A, MAT_GLOBAL_SUM, &info));
+  *nnz = (PetscReal)info.nz_used;
+  PetscFunctionReturn(0);
 }
 
 /* One solve of the m columns from X = 0 with exactly its iterations per column; checks that each ran them */
@@ -99,9 +122,49 @@ static PetscErrorCode Solve(KSP ksp, const Method *method, Mat B, Mat X, PetscIn
   PetscFunctionReturn(0);
 }
 
+/* The line under a method of -breakdown: per solve, the operator's time (nspmv calls of spmvbytes each) and the fused
+   passes' (fusedbytes, the model's vector bytes of the iterations), median and spread over the runs (v reordered),
+   their bandwidth and its fraction of the triad; the spread of the whole solve (tmin, tmax) beside them */
+static PetscErrorCode PrintBreakdown(MPI_Comm comm, PetscInt runs, PetscReal tsp[], PetscReal tfu[], PetscReal tmin, PetscReal tmax, PetscInt nspmv, PetscReal spmvbytes, PetscReal fusedbytes, PetscReal triad)
+{
+  PetscReal msp, mfu, bsp, bfu;
+
+  PetscFunctionBegin;
+  PetscCall(Median(runs, tsp, &msp));
+  PetscCall(Median(runs, tfu, &mfu));
+  bsp = msp > 0.0 ? nspmv * spmvbytes / msp / 1e9 : 0.0;
+  bfu = mfu > 0.0 ? fusedbytes / mfu / 1e9 : 0.0;
+  PetscCall(PetscPrintf(comm, "  per solve: operator %" PetscInt_FMT " x %.1f MB in %.3f s [%.3f, %.3f] = %.2f GB/s (%.1f%% of triad); fused passes %.1f MB in %.3f s [%.3f, %.3f] = %.2f GB/s (%.1f%%); solve spread %.1f%%\n", nspmv, (double)(spmvbytes / 1e6), (double)msp, (double)tsp[0], (double)tsp[runs - 1], (double)bsp, (double)(triad > 0.0 ? 100.0 * bsp / triad : 0.0), (double)(fusedbytes / 1e6), (double)mfu, (double)tfu[0], (double)tfu[runs - 1], (double)bfu, (double)(triad > 0.0 ? 100.0 * bfu / triad : 0.0), (double)(100.0 * (tmax - tmin) / tmin)));
+  PetscFunctionReturn(0);
+}
+
+/* The time and the calls of the operator's event (MatMult, or MatMatMultNum for the dense product) and of the fused passes
+   (CAKVecFused) so far on this rank (0 without logging: -breakdown false) */
+static PetscErrorCode EventTimes(PetscBool dense, PetscLogDouble v[4])
+{
+  PetscLogEvent      spmv, fused;
+  PetscEventPerfInfo a = {0}, b = {0};
+  PetscBool          active;
+
+  PetscFunctionBegin;
+  v[0] = v[1] = v[2] = v[3] = 0.0;
+  PetscCall(PetscLogIsActive(&active));
+  if (!active) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventGetId(dense ? "MatMatMultNum" : "MatMult", &spmv));
+  PetscCall(PetscLogEventGetId("CAKVecFused", &fused));
+  PetscCall(PetscLogEventGetPerfInfo(0, spmv, &a));
+  PetscCall(PetscLogEventGetPerfInfo(0, fused, &b));
+  v[0] = a.time;
+  v[1] = a.count;
+  v[2] = b.time;
+  v[3] = b.count;
+  PetscFunctionReturn(0);
+}
+
 /* The times per RHS-iteration of runs solves (slowest rank, from a barrier), after a warm-up solve of one iteration that
-   allocates what the solver keeps; *block: the type advanced the columns together (it has a block solver) */
-static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscBool *block)
+   allocates what the solver keeps; per solve, the time in the operator (tspmv, with its calls nspmv) and in the fused
+   passes (tfused), slowest rank; *block: the type advanced the columns together (it has a block solver) */
+static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscReal tspmv[], PetscReal tfused[], PetscInt *nspmv, PetscBool *block)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   KSP      ksp;
@@ -123,14 +186,23 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
   PetscCall(Solve(ksp, method, B, X, m, 1));
   PetscCallMPI(MPI_Pcontrol(1)); /* cakpmpi: count the timed solves only (with CAKPMPI_PAUSED=1) */
   for (PetscInt r = 0; r < runs; r++) {
-    double t0, tl, tmax;
+    double          t0, tl[3], tmax[3];
+    PetscLogDouble  e0[4], e1[4];
+    const PetscBool dense = *block && (method->dense || m == 1) ? PETSC_TRUE : PETSC_FALSE; /* auto runs one column dense */
 
     PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(EventTimes(dense, e0));
     t0 = MPI_Wtime();
     PetscCall(Solve(ksp, method, B, X, m, its));
-    tl = MPI_Wtime() - t0;
-    PetscCallMPI(MPI_Allreduce(&tl, &tmax, 1, MPI_DOUBLE, MPI_MAX, comm));
-    t[r] = tmax / (its * m);
+    tl[0] = MPI_Wtime() - t0;
+    PetscCall(EventTimes(dense, e1));
+    tl[1]  = e1[0] - e0[0];
+    tl[2]  = e1[2] - e0[2];
+    *nspmv = (PetscInt)(e1[1] - e0[1]);
+    PetscCallMPI(MPI_Allreduce(tl, tmax, 3, MPI_DOUBLE, MPI_MAX, comm));
+    t[r]      = tmax[0] / (its * m);
+    tspmv[r]  = tmax[1];
+    tfused[r] = tmax[2];
   }
   PetscCallMPI(MPI_Pcontrol(0));
   PetscCall(KSPDestroy(&ksp));
@@ -138,12 +210,12 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
 }
 
 /* One SpMV of m columns both ways: dense column-major (AIJ x MATDENSE) and interleaved (MAIJ); a CSV row */
-static PetscErrorCode LayoutStudy(Mat A, PetscInt m, PetscReal mbytes, PetscReal tspmv, PetscReal triad, FILE *fp)
+static PetscErrorCode LayoutStudy(Mat A, PetscInt n, PetscInt m, PetscReal mbytes, PetscReal tspmv, PetscReal triad, FILE *fp)
 {
   MPI_Comm    comm = PetscObjectComm((PetscObject)A);
   Mat         Bd, C, Am;
   Vec         xm, ym;
-  PetscInt    nloc, N, n = 0;
+  PetscInt    nloc, N;
   PetscReal   tdense, tmaij, bdense, bmaij;
   PetscRandom rnd;
   PetscMPIInt size;
@@ -171,7 +243,6 @@ static PetscErrorCode LayoutStudy(Mat A, PetscInt m, PetscReal mbytes, PetscReal
   PetscCall(VecDestroy(&ym));
   PetscCall(MatDestroy(&Am));
   PetscCall(PetscRandomDestroy(&rnd));
-  while (n * n * n < N) n++;
   bdense = DensePasses(m) * mbytes + 16.0 * N * m; /* the matrix once per pass; x read, y written once per column */
   bmaij  = mbytes + 16.0 * N * m;                  /* the matrix once; the interleaved x and y contiguously */
   PetscCall(PetscPrintf(comm, "m = %2" PetscInt_FMT ": dense %9.3f ms (%" PetscInt_FMT " pass%s over the matrix, %7.1f MB, %6.2f GB/s)   MAIJ %9.3f ms (1 pass, %7.1f MB, %6.2f GB/s)   %" PetscInt_FMT " x MatMult %9.3f ms   faster: %s (%.2fx)\n", m, (double)(1e3 * tdense), DensePasses(m), DensePasses(m) > 1 ? "es" : "", (double)(bdense / 1e6), (double)(bdense / tdense / 1e9), (double)(1e3 * tmaij), (double)(bmaij / 1e6), (double)(bmaij / tmaij / 1e9), m, (double)(1e3 * m * tspmv), tdense < tmaij ? "dense" : "MAIJ", (double)(tdense < tmaij ? tmaij / tdense : tdense / tmaij)));
@@ -187,9 +258,10 @@ int main(int argc, char **argv)
   DM             da;
   Mat            A;
   Vec            b, x;
-  PetscInt       n = 200, its = 4, runs = 3, pc = 0, N, nloc, mlist[MAXM] = {1, 4, 16}, nm = MAXM, mstream = 0;
-  PetscReal     *t, nnz = 0.0, mbytes, tspmv, triad = 0.0, med[NMETHODS];
-  PetscBool      selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, layout = PETSC_TRUE, methodsset, mset;
+  PetscInt       n = 200, dim = 3, its = 4, runs = 3, pc = 0, N, nloc, mlist[MAXM] = {1, 4, 16}, nm = MAXM, mstream = 0;
+  StencilProblem problem = STENCIL_POISSON;
+  PetscReal     *t, *tsp, *tfu, peclet = 0.5, nnz = 0.0, mbytes, tspmv, triad = 0.0, med[NMETHODS];
+  PetscBool      selected[NMETHODS] = {PETSC_FALSE}, stream = PETSC_TRUE, breakdown = PETSC_TRUE, layout = PETSC_TRUE, methodsset, mset;
   const char    *names[NMETHODS];
   char           csvname[PETSC_MAX_PATH_LEN] = "", laycsvname[PETSC_MAX_PATH_LEN] = "";
   double         gbs = 0.0;
@@ -204,6 +276,9 @@ int main(int argc, char **argv)
   for (PetscInt k = 0; k < NMETHODS; k++) names[k] = methods[k].name;
   PetscOptionsBegin(comm, NULL, "Multiple right-hand sides benchmark", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsInt("-dim", "Dimension of the grid (2: 5-point, 3: 7-point stencil)", NULL, dim, &dim, NULL));
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)problem, (PetscEnum *)&problem, NULL));
+  PetscCall(PetscOptionsReal("-peclet", "Cell Peclet number of convdiff", NULL, peclet, &peclet, NULL));
   PetscCall(PetscOptionsIntArray("-m", "Numbers of right-hand sides", NULL, mlist, &nm, &mset));
   if (!mset) nm = 3; /* the default list */
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, PCTypes, 2, PCTypes[pc], &pc, NULL));
@@ -211,17 +286,20 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-runs", "Timed solves per (m, method)", NULL, runs, &runs, NULL));
   PetscCall(BenchOptionsMethods(PetscOptionsObject, NMETHODS, names, selected, &methodsset));
   PetscCall(PetscOptionsBool("-layout", "Time one SpMV of m columns dense and MAIJ", NULL, layout, &layout, NULL));
+  PetscCall(PetscOptionsBool("-breakdown", "Time the operator and the fused passes of every solve (PETSc's logging)", NULL, breakdown, &breakdown, NULL));
   PetscCall(PetscOptionsBool("-stream", "Measure the STREAM triad", NULL, stream, &stream, NULL));
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per (m, method) to this file", NULL, csvname, csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsString("-layout_csv", "Append one CSV row per m of the layout study to this file", NULL, laycsvname, laycsvname, sizeof(laycsvname), NULL));
   PetscOptionsEnd();
+  if (breakdown) PetscCall(PetscLogDefaultBegin());
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " must be >= 2", n);
   PetscCheck(its >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its %" PetscInt_FMT " must be >= 1", its);
   PetscCheck(runs >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs %" PetscInt_FMT " must be >= 1", runs);
   PetscCheck(nm >= 1, comm, PETSC_ERR_ARG_WRONG, "-m needs at least one number of right-hand sides");
   for (PetscInt i = 0; i < nm; i++) PetscCheck(mlist[i] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-m %" PetscInt_FMT " must be >= 1", mlist[i]);
 
-  PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
+  if (dim == 3 && problem == STENCIL_POISSON) PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
+  else PetscCall(BenchProblem(comm, dim, problem, peclet, n, &da, &A, &b, &x, &nnz));
   PetscCall(VecGetLocalSize(b, &nloc));
   PetscCall(MatGetSize(A, &N, NULL));
   mbytes = 12.0 * nnz + 4.0 * (N + 1); /* the matrix: values and column indices, row pointers */
@@ -233,7 +311,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
 
-  PetscCall(PetscPrintf(comm, "Multiple right-hand sides benchmark (cakrylov %s): %d MPI rank%s, n = %" PetscInt_FMT ", N = %" PetscInt_FMT ", nnz = %.0f, PC %s, %" PetscInt_FMT " iterations per solve, %" PetscInt_FMT " timed solve%s per (m, method)\n", CAKRYLOV_VERSION_STRING, size, size > 1 ? "s" : "", n, N, (double)nnz, PCTypes[pc], its, runs, runs > 1 ? "s" : ""));
+  PetscCall(PetscPrintf(comm, "Multiple right-hand sides benchmark (cakrylov %s): %d MPI rank%s, %s %" PetscInt_FMT "D, n = %" PetscInt_FMT ", N = %" PetscInt_FMT ", nnz = %.0f, PC %s, %" PetscInt_FMT " iterations per solve, %" PetscInt_FMT " timed solve%s per (m, method)\n", CAKRYLOV_VERSION_STRING, size, size > 1 ? "s" : "", StencilProblems[problem], dim, n, N, (double)nnz, PCTypes[pc], its, runs, runs > 1 ? "s" : ""));
   if (stream) PetscCall(PetscPrintf(comm, "STREAM triad (a = b + 3 c, %" PetscInt_FMT " doubles per array on rank 0, all ranks at once, best of %d): %.2f GB/s\n", mstream, STREAM_REPS, (double)triad));
   else PetscCall(PetscPrintf(comm, "STREAM triad: not measured (-stream false)\n"));
   PetscCall(PetscPrintf(comm, "SpMV alone (MatMult, AIJ, median of 10): %.3f ms\n\n", (double)(1e3 * tspmv)));
@@ -243,14 +321,14 @@ int main(int argc, char **argv)
     if (laycsvname[0]) PetscCall(OpenCSV(comm, laycsvname, "ranks,n,N,m,dense_ms,maij_ms,separate_ms,dense_passes,dense_mb,maij_mb,dense_gbs,maij_gbs,triad_gbs,faster", &lfp));
     PetscCall(PetscPrintf(comm, "Layout of m columns for one SpMV (median of 10, slowest rank): dense column-major (AIJ x MATDENSE, MatProductNumeric()) vs interleaved (MatCreateMAIJ(A, m), MatMult())\n"));
     for (PetscInt i = 0; i < nm; i++)
-      if (mlist[i] > 1) PetscCall(LayoutStudy(A, mlist[i], mbytes, tspmv, triad, lfp));
+      if (mlist[i] > 1) PetscCall(LayoutStudy(A, n, mlist[i], mbytes, tspmv, triad, lfp));
     PetscCall(PetscPrintf(comm, "bytes (model): matrix M = 12 nnz + 4 (N+1) per pass over it (dense: PETSc's kernel passes once per 4 columns, then once per remaining column; MAIJ: once), plus 16 N per column (x read, y written)\n\n"));
     if (lfp) fclose(lfp);
   }
 
   fp = NULL;
   if (csvname[0]) PetscCall(OpenCSV(comm, csvname, "ranks,n,N,pc,m,its,runs,method,path,median_ms,min_ms,max_ms,speedup,model_mb,gbs,frac_triad,triad_gbs,spmv_ms", &fp));
-  PetscCall(PetscMalloc1(runs, &t));
+  PetscCall(PetscMalloc3(runs, &t, runs, &tsp, runs, &tfu));
   for (PetscInt i = 0; i < nm; i++) {
     const PetscInt m = mlist[i];
     Mat            B, X;
@@ -270,9 +348,10 @@ int main(int argc, char **argv)
       PetscBool block        = PETSC_FALSE;
       char      speedstr[16] = "-";
       PetscReal tmin = PETSC_MAX_REAL, tmax = 0.0, spmv, pcbytes, bytes, speedup = -1.0;
+      PetscInt  nspmv = 0;
 
       if (!selected[k]) continue;
-      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, &block));
+      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, tsp, tfu, &nspmv, &block));
       for (PetscInt r = 0; r < runs; r++) {
         tmin = PetscMin(tmin, t[r]);
         tmax = PetscMax(tmax, t[r]);
@@ -288,6 +367,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
       if (fp)
         fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
+      if (breakdown) PetscCall(PrintBreakdown(comm, runs, tsp, tfu, tmin, tmax, nspmv, block ? ((methods[k].dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) : mbytes + 16.0 * N, 8.0 * N * m * methods[k].vec[pc] * its, stream ? triad : 0.0));
     }
     if (selected[2] && selected[5]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[5])));
     PetscCall(PetscPrintf(comm, "\n"));
@@ -307,7 +387,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Allreduce(&peak, &peaksum, 1, MPI_DOUBLE, MPI_SUM, comm));
   PetscCall(PetscPrintf(comm, "peak resident memory of the run, all ranks: %.2f GB\n\n", (double)(peaksum / 1e9)));
 
-  PetscCall(PetscFree(t));
+  PetscCall(PetscFree3(t, tsp, tfu));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
