@@ -1,0 +1,304 @@
+static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per outer round for all columns, each column as its KSPSolve().\n"
+                     "-problem <poisson|convdiff>, -dim <2|3>, -n <points per direction>, -nrhs <m>, -nonzero_guess\n"
+                     "-zero_column <j>, -nan_column <j>, -scale_column <j> -column_scale <s> : column j is zero, has a NaN entry, or is\n"
+                     "  s times its pattern (columns whose norms differ by s)\n"
+                     "-count_reductions : global reductions counted by MPI (2 or more ranks) against the solver's count and the outer rounds\n"
+                     "Every KSP option applies to the block solver and to the reference (a KSPSolve() per column) alike.\n";
+
+#include <cakrylov.h>
+#include <cakrylov/private/compat.h>
+#include <petscdmda.h>
+
+#include "reductioncounter.h"
+#include "stencil.h"
+
+typedef struct {
+  StencilProblem problem;
+  PetscInt       dim, n, m, zero, nan, scaled;
+  PetscReal      scale;
+  PetscBool      nonzero, count;
+} Options;
+
+static PetscErrorCode GetOptions(Options *o)
+{
+  PetscFunctionBegin;
+  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE};
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() of KSPCABICGSTAB", NULL);
+  PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)o->problem, (PetscEnum *)&o->problem, NULL));
+  PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, o->dim, &o->dim, NULL));
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, o->n, &o->n, NULL));
+  PetscCall(PetscOptionsInt("-nrhs", "Columns", NULL, o->m, &o->m, NULL));
+  PetscCall(PetscOptionsBool("-nonzero_guess", "Start from a nonzero initial guess", NULL, o->nonzero, &o->nonzero, NULL));
+  PetscCall(PetscOptionsInt("-zero_column", "A zero column", NULL, o->zero, &o->zero, NULL));
+  PetscCall(PetscOptionsInt("-nan_column", "A column with a NaN", NULL, o->nan, &o->nan, NULL));
+  PetscCall(PetscOptionsInt("-scale_column", "A column scaled by -column_scale", NULL, o->scaled, &o->scaled, NULL));
+  PetscCall(PetscOptionsReal("-column_scale", "Its scale", NULL, o->scale, &o->scale, NULL));
+  PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions (2 or more ranks)", NULL, o->count, &o->count, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* B: column j is sin((j + 1) (i + 1) / 7) + 1 at global row i (times -column_scale, zero or with a NaN for the special
+   columns); X0: the initial guess, 1/2 everywhere with -nonzero_guess (else 0) */
+static PetscErrorCode CreateColumns(const Options *o, Mat A, Mat *B, Mat *X0)
+{
+  PetscInt     nloc, lo;
+  PetscScalar *b;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatGetOwnershipRange(A, &lo, NULL));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, nloc, PETSC_DECIDE, PETSC_DETERMINE, o->m, NULL, B));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, nloc, PETSC_DECIDE, PETSC_DETERMINE, o->m, NULL, X0));
+  PetscCall(MatDenseGetArrayWrite(*B, &b));
+  for (PetscInt j = 0; j < o->m; j++)
+    for (PetscInt i = 0; i < nloc; i++) {
+      PetscScalar v = PetscSinReal((PetscReal)((j + 1) * (lo + i + 1)) / 7.0) + 1.0;
+
+      if (j == o->zero) v = 0.0;
+      if (j == o->scaled) v *= o->scale;
+      if (j == o->nan && lo + i == 0) v = NAN;
+      b[j * nloc + i] = v;
+    }
+  PetscCall(MatDenseRestoreArrayWrite(*B, &b));
+  PetscCall(MatDenseGetArrayWrite(*X0, &b));
+  for (PetscInt k = 0; k < o->m * nloc; k++) b[k] = o->nonzero ? 0.5 : 0.0;
+  PetscCall(MatDenseRestoreArrayWrite(*X0, &b));
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(*X0, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*X0, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A KSP of the options database's settings (cabicgstab unless -ksp_type says otherwise) */
+static PetscErrorCode CreateSolver(const Options *o, Mat A, KSP *ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, A, A));
+  PetscCall(KSPSetType(*ksp, KSPCABICGSTAB));
+  PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetInitialGuessNonzero(*ksp, o->nonzero));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(KSPSetUp(*ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The block solve, counted after a first one (which builds the column solvers, the products and the spectrum
+   estimate): the reductions seen by MPI against those the solver counts, and against one per outer round (the
+   residual history has an entry per round) plus ||b|| with a nonzero guess and the checked convergence claims
+*/
+static PetscErrorCode SolveBlock(const Options *o, KSP ksp, Mat B, Mat X0, Mat X)
+{
+  KSPCABiCGStabStatistics before, after;
+  PetscInt                rounds, batch = PETSC_DECIDE, nan = o->nan >= 0 ? 1 : 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-ksp_matsolve_batch_size", &batch, NULL));
+  PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
+  PetscCall(KSPMatSolve(ksp, B, X));
+  PetscCall(KSPSetResidualHistory(ksp, NULL, PETSC_DECIDE, PETSC_TRUE));
+  PetscCall(KSPCABiCGStabGetStatistics(ksp, &before));
+  PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
+  nreductions = 0;
+  counting    = PETSC_TRUE;
+  PetscCall(KSPMatSolve(ksp, B, X));
+  counting = PETSC_FALSE;
+  PetscCall(KSPCABiCGStabGetStatistics(ksp, &after));
+  PetscCall(KSPGetResidualHistory(ksp, NULL, &rounds));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a repeated block solve makes no spectrum estimate: %s\n", after.estimates == before.estimates ? "yes" : "NO"));
+  if (o->count) { /* a NaN norm costs PETSc's KSPCheckNorm() a reduction (it agrees on the PC's failure), as in KSPSolve() */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions counted by MPI = those the solver counts (+1 for a NaN column): %s\n", nreductions == after.reductions - before.reductions + nan ? "yes" : "NO"));
+    if (nreductions != after.reductions - before.reductions + nan) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " counted, %" PetscInt_FMT " by the solver\n", nreductions, after.reductions - before.reductions));
+  }
+  if (batch > 0 && batch < o->m) PetscFunctionReturn(PETSC_SUCCESS); /* several block solves, the history of the last */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the block solve is one solve of the statistics, with as many outer iterations as residual-history entries: %s\n", after.solves == before.solves + 1 && after.outer - before.outer == rounds ? "yes" : "NO"));
+  if (o->count && !nan) {
+    const PetscInt expected = rounds + (o->nonzero ? 1 : 0) + (after.checks - before.checks);
+
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions = one per outer round for all columns (+ ||b|| with a nonzero guess, + checked claims): %s\n", nreductions == expected ? "yes" : "NO"));
+    if (nreductions != expected) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " counted, %" PetscInt_FMT " expected\n", nreductions, expected));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||v|| in the norm the KSP tests: ||v|| (right preconditioning) or ||M^{-1} v|| (left) */
+static PetscErrorCode TestNorm(KSP ksp, Vec v, PetscReal *norm)
+{
+  PCSide side;
+  PC     pc;
+  Vec    z;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPCSide(ksp, &side));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(VecDuplicate(v, &z));
+  if (side == PC_LEFT) PetscCall(PCApply(pc, v, z));
+  else PetscCall(VecCopy(v, z));
+  PetscCall(VecNorm(z, NORM_2, norm));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Each column against its KSPSolve() on a KSP of the same options: the same reason, iterations within max(2, 25 %) (the
+   block's products and its larger reduction round otherwise, and BiCGStab's count moves with rounding: the single
+   solves of these problems take 51 to 59 iterations on 1 to 4 ranks), the true residual within 1.01 max(rtol ||b_j||, atol) in the test's
+   norm; with one column, X bitwise KSPSolve()'s (a run of one column applies the operator as KSPSolve() does)
+*/
+static PetscErrorCode CompareColumns(const Options *o, KSP ksp, Mat A, Mat B, Mat X0, Mat X)
+{
+  KSP                       single;
+  const KSPConvergedReason *reasons;
+  const PetscInt           *its;
+  PetscInt                  nb, offset, maxits = 0, failed = -1, bits;
+  PetscReal                 rtol, atol;
+  KSPConvergedReason        breason;
+  PetscBool                 same = PETSC_TRUE, itsok = PETSC_TRUE, resid = PETSC_TRUE, bitwise = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(CAKrylovKSPGetMatSolveConvergedReasons(ksp, &nb, &reasons, &its));
+  offset = o->m - nb; /* -ksp_matsolve_batch_size: the reasons are those of the last batch */
+  PetscCall(KSPGetConvergedReason(ksp, &breason));
+  PetscCall(KSPGetIterationNumber(ksp, &bits));
+  PetscCall(KSPGetTolerances(ksp, &rtol, &atol, NULL, NULL));
+  PetscCall(CreateSolver(o, A, &single));
+  for (PetscInt j = 0; j < o->m; j++) {
+    Vec                b, x, xs, r;
+    PetscInt           sits;
+    KSPConvergedReason sreason;
+    PetscReal          rn, bn;
+
+    PetscCall(MatCreateVecs(A, &xs, &r));
+    PetscCall(MatDenseGetColumnVecRead(X0, j, &x));
+    PetscCall(VecCopy(x, xs));
+    PetscCall(MatDenseRestoreColumnVecRead(X0, j, &x));
+    PetscCall(MatDenseGetColumnVecRead(B, j, &b));
+    PetscCall(KSPSolve(single, b, xs));
+    PetscCall(KSPGetIterationNumber(single, &sits));
+    PetscCall(KSPGetConvergedReason(single, &sreason));
+    if (j >= offset) { /* a column of the last batch */
+      const PetscInt jb = j - offset;
+
+      maxits = PetscMax(maxits, its[jb]);
+      if (reasons[jb] < 0 && failed < 0) failed = jb;
+      if (reasons[jb] != sreason) same = PETSC_FALSE;
+      if (PetscAbsInt(its[jb] - sits) > PetscMax(2, sits / 4)) itsok = PETSC_FALSE;
+      if (reasons[jb] != sreason || PetscAbsInt(its[jb] - sits) > PetscMax(2, sits / 4))
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": block %s in %" PetscInt_FMT ", single %s in %" PetscInt_FMT "\n", j, KSPConvergedReasons[reasons[jb]], its[jb], KSPConvergedReasons[sreason], sits));
+    }
+    PetscCall(MatDenseGetColumnVecRead(X, j, &x));
+    if (j != o->nan) {
+      PetscCall(MatMult(A, x, r));
+      PetscCall(VecAYPX(r, -1.0, b));
+      PetscCall(TestNorm(ksp, r, &rn));
+      PetscCall(TestNorm(ksp, b, &bn));
+      if (!(rn <= 1.01 * PetscMax(rtol * bn, atol))) {
+        resid = PETSC_FALSE;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  column %" PetscInt_FMT ": ||r|| = %g, ||b|| = %g\n", j, (double)rn, (double)bn));
+      }
+    }
+    if (o->m == 1) PetscCall(VecEqual(x, xs, &bitwise));
+    PetscCall(MatDenseRestoreColumnVecRead(X, j, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
+    PetscCall(VecDestroy(&xs));
+    PetscCall(VecDestroy(&r));
+  }
+  PetscCall(KSPDestroy(&single));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column: the reason of its KSPSolve(): %s\n", same ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column: iterations within max(2, 25 %%) of its KSPSolve(): %s\n", itsok ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column but a NaN one: true residual <= 1.01 max(rtol ||b_j||, atol): %s\n", resid ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPGetIterationNumber() the largest column count, KSPGetConvergedReason() negative iff a column failed: %s\n", maxits == bits && (failed >= 0) == (breason < 0) && (failed < 0 || breason == reasons[failed]) ? "yes" : "NO"));
+  if (o->nan >= offset) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NaN column: %s\n", KSPConvergedReasons[reasons[o->nan - offset]]));
+  if (o->zero >= offset) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "zero column: converged at iteration 0: %s\n", reasons[o->zero - offset] > 0 && its[o->zero - offset] == 0 ? "yes" : "NO"));
+  if (o->m == 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "one column: x bitwise KSPSolve()'s: %s\n", bitwise ? "yes" : "NO"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Options o;
+  DM      da;
+  Mat     A, B, X0, X;
+  KSP     ksp;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(CAKrylovInitializePackage());
+  PetscCall(GetOptions(&o));
+  PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, o.dim, o.n, DM_BOUNDARY_NONE, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(AssembleStencilOperator(da, o.problem, 1.0, A));
+  PetscCall(CreateColumns(&o, A, &B, &X0));
+  PetscCall(MatDuplicate(X0, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(CreateSolver(&o, A, &ksp));
+  PetscCall(SolveBlock(&o, ksp, B, X0, X));
+  PetscCall(CompareColumns(&o, ksp, A, B, X0, X));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&X0));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+   # m columns in one block against a KSPSolve() per column
+   test:
+      suffix: converged
+      nsize: {{1 2 4}}
+      args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
+
+   # one column: KSPSolve()'s iterates bit for bit
+   test:
+      suffix: one
+      nsize: {{1 2}}
+      args: -nrhs 1 -pc_type {{none jacobi}} -ksp_cabicgstab_basis {{monomial chebyshev}}
+
+   # reductions counted by MPI: one per outer round for all columns
+   test:
+      suffix: count
+      nsize: {{2 4}}
+      args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -count_reductions
+
+   test:
+      suffix: bases
+      nsize: 2
+      args: -nrhs 5 -problem convdiff -ksp_cabicgstab_basis {{monomial newton chebyshev}} -ksp_cabicgstab_s {{4 8}} -pc_type bjacobi -count_reductions
+      output_file: output/cabicgstab_block_count.out
+
+   test:
+      suffix: nonzero_guess
+      nsize: 2
+      args: -nrhs 4 -nonzero_guess -pc_type jacobi -ksp_pc_side {{left right}} -count_reductions
+      output_file: output/cabicgstab_block_count.out
+
+   # a column of 1e20 (or 1e-20) beside columns of 1: each converges to its own tolerance
+   test:
+      suffix: scaled
+      nsize: 2
+      args: -nrhs 4 -scale_column 2 -column_scale {{1e20 1e-20}} -ksp_cabicgstab_basis chebyshev -ksp_cabicgstab_s 8 -count_reductions
+      output_file: output/cabicgstab_block_count.out
+
+   test:
+      suffix: threed
+      nsize: 2
+      args: -dim 3 -n 12 -nrhs 8 -pc_type jacobi -ksp_cabicgstab_s {{2 4}} -ksp_cabicgstab_telescope {{0 1}} -count_reductions
+      output_file: output/cabicgstab_block_count.out
+
+   # a zero column converges at once, a NaN column ends with its reason, the others converge
+   test:
+      suffix: zero_nan
+      nsize: {{2 4}}
+      args: -nrhs 4 -zero_column 1 -nan_column 3 -pc_type jacobi -count_reductions
+
+   # batches smaller than m: each batch is a block (the reasons are those of the last batch's columns)
+   test:
+      suffix: batch
+      nsize: 2
+      args: -nrhs 5 -ksp_matsolve_batch_size 2 -ksp_cabicgstab_s 6 -ksp_cabicgstab_basis newton -count_reductions
+TEST*/
