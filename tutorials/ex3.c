@@ -9,7 +9,10 @@ KSPMatSolve(ksp, B, X) on dense blocks of the DMDA's layout.\n\
   The solver is any KSP/PC from the options, by default -ksp_type bcgsm -pc_type jacobi with right preconditioning (so that\n\
   the convergence test uses the unpreconditioned residual) and -ksp_rtol 1e-8. Types with a block solver (bcgsm, pipebcgsm,\n\
   rbicgstab) advance the m columns together: one sparse matrix times dense block product per SpMV and one reduction for the dots of all\n\
-  columns; other types solve column by column (PETSc's KSPMatSolve()).\n\n";
+  columns; cabicgstab one reduction per s iterations for all columns; other types solve column by column (PETSc's KSPMatSolve()).\n\
+  The DMDA is the KSP's (inactive: the operator is A), so -pc_type mg -pc_mg_levels L -pc_mg_galerkin pmat builds a multigrid\n\
+  (n - 1 divisible by 2^(L-1)), which PCMatApply() applies to all columns at once down to a KSPMatSolve() of the bottom solver\n\
+  (-pc_mg_bottom_ksp_type cabicgstab: a block s-step bottom solve).\n\n";
 
 /*
   What it prints, per column: how the column ended (CAKrylovKSPGetMatSolveConvergedReasons() for the types with a block
@@ -105,6 +108,8 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetDM(ksp, da)); /* the grid hierarchy of -pc_type mg (with -pc_mg_galerkin: the coarse operators from A) */
+  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetType(ksp, KSPBCGSM));
   PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -192,5 +197,19 @@ int main(int argc, char **argv)
       suffix: pc_none
       nsize: 2
       args: -nrhs 3 -pc_type none
+
+   # cabicgstab's block: one reduction per outer round for all columns (no -compare: a column's rounding differs from its
+   # KSPSolve()'s in the block's products and reduction, and an s-step iteration carries that further than rtol in x)
+   test:
+      suffix: cabicgstab
+      nsize: {{1 2}}
+      args: -ksp_type cabicgstab -nrhs 4 -ksp_cabicgstab_basis {{monomial chebyshev}} -compare 0
+      output_file: output/ex3_cabicgstab.out
+
+   # multigrid on the block (PCMatApply()), the block cabicgstab as its bottom solver through the hook
+   test:
+      suffix: mg
+      nsize: {{1 2}}
+      args: -n 17 -nrhs 4 -ksp_type {{cabicgstab bcgsm}separate output} -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin pmat -pc_mg_bottom_ksp_type cabicgstab -compare 0
 
 TEST*/

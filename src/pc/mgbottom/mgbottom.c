@@ -54,6 +54,7 @@ typedef struct {
   PetscErrorCode (*setup)(PC);
   PetscErrorCode (*reset)(PC);
   PetscErrorCode (*apply)(PC, Vec, Vec);
+  PetscErrorCode (*matapply)(PC, Mat, Mat);
   PetscErrorCode (*applyrichardson)(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
   PetscErrorCode (*view)(PC, PetscViewer);
   PetscErrorCode (*destroy)(PC);
@@ -73,6 +74,7 @@ typedef struct {
   /* the report, this rank's numbers */
   PCMGBottomReport stats;
   PetscLogDouble   tstart, rstart;
+  PetscErrorCode (*matsolve)(KSP, Mat, Mat); /* the coarse KSP's own KSPMatSolve(), called by KSPMatSolve_MGBottom() */
 } PCMGBottom;
 
 static PetscErrorCode (*PCCreate_MG_PETSc)(PC) = NULL;
@@ -146,6 +148,19 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   bottom->stats.iterations += its;
   bottom->stats.bottomtime += t - bottom->tstart;
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A block bottom solve (KSPMatSolve() of PCMG's PCMatApply() on m columns) is measured as one bottom solve: KSPMatSolve()
+   calls no pre- and post-solve functions */
+static PetscErrorCode KSPMatSolve_MGBottom(KSP coarse, Mat B, Mat X)
+{
+  PCMGBottom *bottom = (PCMGBottom *)coarse->prectx;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomPreSolve(coarse, NULL, NULL, bottom));
+  PetscCall(bottom->matsolve(coarse, B, X));
+  PetscCall(PCMGBottomPostSolve(coarse, NULL, NULL, bottom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -475,6 +490,24 @@ static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCMatApply(): one cycle on m columns, counted as one cycle */
+static PetscErrorCode PCMatApply_MGBottom(PC pc, Mat B, Mat X)
+{
+  PCMGBottom    *bottom;
+  PetscLogDouble t0, t1, r0;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGBottomQuery(pc, &bottom));
+  r0 = PCMGBottomReductionCount();
+  PetscCall(PetscTime(&t0));
+  PetscCall(bottom->matapply(pc, B, X));
+  PetscCall(PetscTime(&t1));
+  bottom->stats.vcycles++;
+  bottom->stats.mgtime += t1 - t0;
+  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* KSPRICHARDSON with PCMG runs all its cycles in one call: count the cycles it reports */
 static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool zeroguess, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
@@ -514,9 +547,13 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
   if (levels > 1) PetscCall(PCMGBottomConfigureCoarse(pc, bottom)); /* a policy given or changed since PCMG made its levels */
   PetscCall(bottom->setup(pc));                                     /* PETSc's own checks first (no levels); it may make the levels anew (PCMGSetLevels_MGBottom()) */
   PetscCall(PCMGGetLevels(pc, &levels));
-  if (levels < 2 || !bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (levels < 2) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
-  if (!coarse) PetscFunctionReturn(PETSC_SUCCESS);
+  if (coarse && coarse->presolve == PCMGBottomPreSolve && coarse->ops->matsolve && coarse->ops->matsolve != KSPMatSolve_MGBottom) { /* the coarse KSP's type is final now */
+    bottom->matsolve      = coarse->ops->matsolve;
+    coarse->ops->matsolve = KSPMatSolve_MGBottom;
+  }
+  if (!coarse || !bottom->ksptype[0]) PetscFunctionReturn(PETSC_SUCCESS);
   if (coarse->presolve != PCMGBottomPreSolve) PetscCall(PetscInfo(pc, "The coarse KSP has a pre-solve function of the program's: bottom solves are not reported\n"));
   PetscCall(KSPSetInitialGuessNonzero(coarse, PETSC_FALSE)); /* PCMG zeroes the coarse x before each bottom solve: do not compute b - A 0 */
   PetscCall(PCMGBottomConfigureTelescope(pc, bottom));
@@ -604,14 +641,16 @@ static PetscErrorCode PCCreate_MGBottom(PC pc)
   bottom->setup           = pc->ops->setup;
   bottom->reset           = pc->ops->reset;
   bottom->apply           = pc->ops->apply;
+  bottom->matapply        = pc->ops->matapply;
   bottom->view            = pc->ops->view;
   bottom->destroy         = pc->ops->destroy;
   pc->ops->setfromoptions = PCSetFromOptions_MGBottom;
   pc->ops->setup          = PCSetUp_MGBottom;
   pc->ops->reset          = PCReset_MGBottom;
   pc->ops->apply          = PCApply_MGBottom;
-  pc->ops->view           = PCView_MGBottom;
-  pc->ops->destroy        = PCDestroy_MGBottom;
+  if (bottom->matapply) pc->ops->matapply = PCMatApply_MGBottom;
+  pc->ops->view    = PCView_MGBottom;
+  pc->ops->destroy = PCDestroy_MGBottom;
   PCMGBottomWrapRichardson(pc, bottom);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
