@@ -14,9 +14,9 @@
      [g_j, G_j] = [P_j, R_j]^T [rt_j, P_j, R_j], local GEMMs packed side by side, and ONE MPI_Allreduce for all
      the s_k inner iterations and the rebuild of p, r, x of every live column (KSPCABiCGStabOuterRest())
 
-   The bases of all columns live in one array, interleaved by basis vector: vector i of column j at (i m + j) ld, so
+   The bases of all columns live in one array, interleaved by basis vector: vector i of column j at (i M + j) ld (M the most columns it was made for), so
    that vector i of a run of columns is one dense nloc x c block (lda ld) and each column's own basis is a dense
-   block with lda m ld, on which its Gram GEMM and rebuild run as in its single solve. One spectrum estimate (Newton,
+   block with lda M ld, on which its Gram GEMM and rebuild run as in its single solve. One spectrum estimate (Newton,
    Chebyshev bases) serves all columns: the operator is the same. A column that ends builds no more bases.
 
    A column's convergence test is KSPConvergedDefault()'s (CAKrylovKSPColumnTest()), with ||b_j|| of a nonzero initial
@@ -34,14 +34,15 @@ typedef struct {
 } KSPCABiCGStabColumnTest;
 
 struct KSP_CABiCGStabBlock {
-  PetscInt                 m, s;       /* the column solvers and the arrays below are for m columns, the bases for s */
+  PetscInt                 m;          /* columns of the present block solve (a batch of -ksp_matsolve_batch_size) */
+  PetscInt                 mcap, s;    /* the column solvers and the arrays below are for mcap >= m columns, the bases for s */
   PetscInt                 nloc, N;    /* the vectors' local and global lengths */
   PetscBLASInt             ld;         /* max(nloc, 1) */
   KSP                     *col;        /* the column solvers */
   KSPCABiCGStabOuter      *o;          /* per column: its outer iteration */
   KSPCABiCGStabColumnTest *test;       /* per column: its convergence test */
   PetscBool               *live, *sel; /* per column: still iterating; taking part in this step */
-  PetscScalar             *V;          /* the columns' bases: vector i of column j at (i m + j) ld */
+  PetscScalar             *V;          /* the columns' bases: vector i of column j at (i mcap + j) ld */
   PetscScalar             *buf;        /* the packed Gram matrices of the columns of one reduction */
   Vec                     *b, *x;      /* per column: B's and X's column (VecPlaceArray()) */
   Mat                     *Xv, *Yv;    /* per run length c (1 < c <= m): dense views of a run's basis vectors i and i + 1 */
@@ -71,7 +72,7 @@ static PetscErrorCode KSPCABiCGStabColumnConverged(KSP col, PetscInt n, PetscRea
 static PetscErrorCode KSPCABiCGStabBlockDestroyViews(KSP_CABiCGStabBlock *bk)
 {
   PetscFunctionBegin;
-  for (PetscInt c = 0; bk->Xv && c <= bk->m; c++) {
+  for (PetscInt c = 0; bk->Xv && c <= bk->mcap; c++) {
     PetscCall(MatDestroy(&bk->Xv[c]));
     PetscCall(MatDestroy(&bk->Yv[c]));
     PetscCall(MatDestroy(&bk->Zv[c]));
@@ -85,7 +86,7 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
 {
   PetscFunctionBegin;
   PetscCall(KSPCABiCGStabBlockDestroyViews(bk));
-  for (PetscInt j = 0; j < bk->m; j++) {
+  for (PetscInt j = 0; j < bk->mcap; j++) {
     PetscCall(KSPDestroy(&bk->col[j]));
     PetscCall(VecDestroy(&bk->b[j]));
     PetscCall(VecDestroy(&bk->x[j]));
@@ -94,7 +95,7 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
   PetscCall(PetscFree3(bk->b, bk->x, bk->its));
   PetscCall(PetscFree3(bk->Xv, bk->Yv, bk->Zv));
   PetscCall(PetscFree2(bk->V, bk->buf));
-  bk->m = bk->s = 0;
+  bk->m = bk->mcap = bk->s = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -110,7 +111,7 @@ PetscErrorCode KSPDestroyBlock_CABiCGStab(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The column solvers, bases and arrays for m columns at s (kept while m, s and the local length stay) */
+/* The column solvers, bases and arrays for m columns at s (kept for at most as many columns, the same s and local length) */
 static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
 {
   KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
@@ -120,9 +121,13 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   PetscFunctionBegin;
   if (!cab->block) PetscCall(PetscNew(&cab->block));
   bk = cab->block;
-  if (bk->m == m && bk->s == s && bk->nloc == cab->nloc) PetscFunctionReturn(PETSC_SUCCESS);
+  if (m <= bk->mcap && bk->s == s && bk->nloc == cab->nloc) {
+    bk->m = m;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(KSPCABiCGStabBlockFree(bk));
   bk->m    = m;
+  bk->mcap = m;
   bk->s    = s;
   bk->nloc = cab->nloc;
   bk->ld   = cab->ld;
@@ -269,8 +274,8 @@ static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j
   PetscCall(KSPCABiCGStabBlockViews(ksp, c));
   X = bk->Xv[c];
   Y = bk->Yv[c];
-  PetscCall(MatDensePlaceArray(X, bk->V + ((size_t)i * bk->m + j0) * bk->ld));
-  PetscCall(MatDensePlaceArray(Y, bk->V + ((size_t)(i + 1) * bk->m + j0) * bk->ld));
+  PetscCall(MatDensePlaceArray(X, bk->V + ((size_t)i * bk->mcap + j0) * bk->ld));
+  PetscCall(MatDensePlaceArray(Y, bk->V + ((size_t)(i + 1) * bk->mcap + j0) * bk->ld));
   switch (bk->mode) {
   case KSPCABICGSTAB_PAIR_NONE:
     break;
