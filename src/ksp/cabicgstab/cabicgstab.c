@@ -1759,10 +1759,25 @@ PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stat
    omega = 0) end the solve with `KSP_DIVERGED_BREAKDOWN`, non-finite coefficients with
    `KSP_DIVERGED_NANORINF`; x then holds the last finite iterate.
 
+   `KSPMatSolve()` (dense B and X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m solves together in
+   rounds, with ONE global reduction per round for all of them: each round runs one outer iteration of every column
+   still iterating, packs the m Gram matrices into one `MPI_Allreduce`, and builds the bases power by power, the columns
+   at the same basis index as one sparse matrix times dense block product (`PCMatApply()` for the preconditioner), so
+   that `PCMG` applies one cycle to the block and its bottom solver gets a `KSPMatSolve()` (with the bottom hook: this
+   block solve). Each column keeps everything of its own `KSPSolve()`: s_k, adaptive s, residual replacement, the check
+   of a convergence claim (one reduction for that column), iteration count and reason
+   (`CAKrylovKSPGetMatSolveConvergedReasons()`); one spectrum estimate serves all columns. A block of one column is
+   `KSPSolve()`'s iteration bit for bit. `KSPGetIterationNumber()` is the largest column count, `KSPGetConvergedReason()`
+   that of the first column that failed (else of the longest); `-ksp_monitor` prints once per round the largest residual
+   norm tested in it, for that column's system. With a convergence test other than `KSPConvergedDefault()`, a null
+   space, diagonal scaling, `KSPMatSolveTranspose()` or blocks that are not `MATSEQDENSE`/`MATMPIDENSE` the columns are
+   solved one by one (`-info` says why). On one rank the block saves only the sparse-matrix passes: the Gram matrices and
+   rebuilds are per column, as in m solves; it pays where the reductions dominate.
+
    Cost: 4s+2 vectors of extra memory (the basis and rt, one contiguous block), 4s-1 operator and
    preconditioner applications per s iterations (about twice `KSPBCGS`). It pays when global reductions
    dominate: multigrid bottom solves and small-per-rank problems at scale. Real scalars only; the
-   vectors must be `VECSEQ`/`VECMPI`.
+   vectors must be `VECSEQ`/`VECMPI`. A block solve of m columns keeps m (4s+2) vectors and m column solvers.
 
    References:
 +  * - S. Williams, M. Lijewski, A. Almgren, B. Van Straalen, E. Carson, N. Knight, J. Demmel,
