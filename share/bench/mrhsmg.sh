@@ -5,6 +5,8 @@
 #   separate     m KSPSolve()s: PETSc's bcgs outside (it has no block solver: KSPMatSolve() loops), bcgs bottom solves
 #   block-bcgsm  one KSPMatSolve(): the block bcgsm outside, PCMG's PCMatApply() on the block, a block bcgsm bottom
 #   block-cab    the same with the block cabicgstab bottom (the hook's policy): one reduction per outer round for all m
+#   block-cab-s8 the block cabicgstab bottom with the Chebyshev basis at s = 8, telescoping off (a bottom solve of at most
+#                8 iterations is one reduction; its spectrum is estimated once, in the first bottom solve)
 # From each run: the solve time (KSPMatSolve's, or the KSPSolve()s' for separate; -log_view), PCMG cycles, bottom solves,
 # the bottom solves' reductions and time (the bottom report). Repeated RUNS times, alternating the variants; medians and
 # the spread (max/min - 1) of the times.
@@ -22,13 +24,14 @@ options "nodes m runs n levels" "$@"
 outputs mrhsmg
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-variants="separate block-bcgsm block-cab"
+variants="separate block-bcgsm block-cab block-cab-s8"
 
 variant_args() {
   case $1 in
     separate) echo "-ksp_type bcgs -pc_mg_bottom_ksp_type bcgs" ;;
     block-bcgsm) echo "-ksp_type bcgsm -pc_mg_bottom_ksp_type bcgsm" ;;
     block-cab) echo "-ksp_type bcgsm -pc_mg_bottom_ksp_type cabicgstab" ;;
+    block-cab-s8) echo "-ksp_type bcgsm -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_cabicgstab_basis chebyshev -mg_coarse_ksp_cabicgstab_s 8 -mg_coarse_ksp_cabicgstab_telescope 0" ;;
   esac
 }
 
@@ -80,7 +83,7 @@ print('%6s %3s %-12s %10s %7s %7s %7s %12s %10s %9s %9s' % ('nodes', 'm', 'varia
 for p, m in keys:
     sep = med(p, m, 'separate', 'solve_s')[0]
     bb = med(p, m, 'block-bcgsm', 'bottom_s')[0]
-    for v in ('separate', 'block-bcgsm', 'block-cab'):
+    for v in ('separate', 'block-bcgsm', 'block-cab', 'block-cab-s8'):
         t, sp = med(p, m, v, 'solve_s')
         c = med(p, m, v, 'cycles')[0]; b = med(p, m, v, 'bottom_solves')[0]; red = med(p, m, v, 'bottom_reductions')[0]
         tb = med(p, m, v, 'bottom_s')[0]
