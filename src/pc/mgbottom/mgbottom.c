@@ -473,20 +473,38 @@ static PetscErrorCode PCReset_MGBottom(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The start of a PCMG application: the time and reduction count the report measures from */
+static PetscErrorCode PCMGBottomCycleBegin(PetscLogDouble *t0, PetscLogDouble *r0)
+{
+  PetscFunctionBegin;
+  *r0 = PCMGBottomReductionCount();
+  PetscCall(PetscTime(t0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Its end: `cycles` cycles, their time and reductions */
+static PetscErrorCode PCMGBottomCycleEnd(PCMGBottom *bottom, PetscInt cycles, PetscLogDouble t0, PetscLogDouble r0)
+{
+  PetscLogDouble t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t1));
+  bottom->stats.vcycles += cycles;
+  bottom->stats.mgtime += t1 - t0;
+  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, t1, r0;
+  PetscLogDouble t0, r0;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
-  r0 = PCMGBottomReductionCount();
-  PetscCall(PetscTime(&t0));
+  PetscCall(PCMGBottomCycleBegin(&t0, &r0));
   PetscCall(bottom->apply(pc, b, x));
-  PetscCall(PetscTime(&t1));
-  bottom->stats.vcycles++;
-  bottom->stats.mgtime += t1 - t0;
-  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
+  PetscCall(PCMGBottomCycleEnd(bottom, 1, t0, r0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -494,17 +512,13 @@ static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 static PetscErrorCode PCMatApply_MGBottom(PC pc, Mat B, Mat X)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, t1, r0;
+  PetscLogDouble t0, r0;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
-  r0 = PCMGBottomReductionCount();
-  PetscCall(PetscTime(&t0));
+  PetscCall(PCMGBottomCycleBegin(&t0, &r0));
   PetscCall(bottom->matapply(pc, B, X));
-  PetscCall(PetscTime(&t1));
-  bottom->stats.vcycles++;
-  bottom->stats.mgtime += t1 - t0;
-  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
+  PetscCall(PCMGBottomCycleEnd(bottom, 1, t0, r0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -512,17 +526,13 @@ static PetscErrorCode PCMatApply_MGBottom(PC pc, Mat B, Mat X)
 static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool zeroguess, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, t1, r0;
+  PetscLogDouble t0, r0;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
-  r0 = PCMGBottomReductionCount();
-  PetscCall(PetscTime(&t0));
+  PetscCall(PCMGBottomCycleBegin(&t0, &r0));
   PetscCall(bottom->applyrichardson(pc, b, x, w, rtol, abstol, dtol, its, zeroguess, outits, reason));
-  PetscCall(PetscTime(&t1));
-  bottom->stats.vcycles += *outits;
-  bottom->stats.mgtime += t1 - t0;
-  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
+  PetscCall(PCMGBottomCycleEnd(bottom, *outits, t0, r0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
