@@ -1,7 +1,7 @@
 static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per outer round for all columns, each column as its KSPSolve().\n"
                      "-problem <poisson|convdiff>, -dim <2|3>, -n <points per direction>, -nrhs <m>, -nonzero_guess\n"
                      "-zero_column <j>, -nan_column <j>, -scale_column <j> -column_scale <s> : column j is zero, has a NaN entry, or is\n"
-                     "  s times its pattern (columns whose norms differ by s)\n"
+                     "  s times its pattern (columns whose norms differ by s); -early: it converges before the others (verdict)\n"
                      "-count_reductions : global reductions counted by MPI (2 or more ranks) against the solver's count and the outer rounds\n"
                      "Every KSP option applies to the block solver and to the reference (a KSPSolve() per column) alike.\n";
 
@@ -16,13 +16,13 @@ typedef struct {
   StencilProblem problem;
   PetscInt       dim, n, m, zero, nan, scaled;
   PetscReal      scale;
-  PetscBool      nonzero, count;
+  PetscBool      nonzero, count, early;
 } Options;
 
 static PetscErrorCode GetOptions(Options *o)
 {
   PetscFunctionBegin;
-  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE};
+  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() of KSPCABICGSTAB", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)o->problem, (PetscEnum *)&o->problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, o->dim, &o->dim, NULL));
@@ -33,6 +33,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsInt("-nan_column", "A column with a NaN", NULL, o->nan, &o->nan, NULL));
   PetscCall(PetscOptionsInt("-scale_column", "A column scaled by -column_scale", NULL, o->scaled, &o->scaled, NULL));
   PetscCall(PetscOptionsReal("-column_scale", "Its scale", NULL, o->scale, &o->scale, NULL));
+  PetscCall(PetscOptionsBool("-early", "The scaled column converges before the others (verdict)", NULL, o->early, &o->early, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions (2 or more ranks)", NULL, o->count, &o->count, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -214,6 +215,7 @@ static PetscErrorCode CompareColumns(const Options *o, KSP ksp, Mat A, Mat B, Ma
   if (o->nan >= offset) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NaN column: %s\n", KSPConvergedReasons[reasons[o->nan - offset]]));
   if (o->zero >= offset) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "zero column: converged at iteration 0: %s\n", reasons[o->zero - offset] > 0 && its[o->zero - offset] == 0 ? "yes" : "NO"));
   if (o->m == 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "one column: x bitwise KSPSolve()'s: %s\n", bitwise ? "yes" : "NO"));
+  if (o->early && o->scaled >= offset) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "scaled column: converged before the longest column: %s\n", reasons[o->scaled - offset] > 0 && its[o->scaled - offset] < bits ? "yes" : "NO"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -291,6 +293,12 @@ int main(int argc, char **argv)
       output_file: output/cabicgstab_block_count.out
 
    # a zero column converges at once, a NaN column ends with its reason, the others converge
+   # a column of 1e-9 (||b|| 2.9e-8) with an absolute tolerance of 4e-8 converges in the first outer round, the others go on
+   test:
+      suffix: early
+      nsize: {{1 2}}
+      args: -nrhs 4 -scale_column 1 -column_scale 1e-9 -ksp_atol 4e-8 -pc_type jacobi -early
+
    test:
       suffix: zero_nan
       nsize: {{2 4}}
