@@ -49,6 +49,10 @@ static inline PetscInt CAKrylovVecInterleavedRows(PetscInt m)
    arithmetic of CAKrylovVecFused() on that column alone, dots summed in the same order. work: CAKRYLOV_VEC_INTERLEAVED_WORK(m) scalars. */
 PETSC_INTERN PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt np, const PetscInt pos[], PetscInt nu, const CAKrylovVecBlockUpdate u[], PetscInt nd, const PetscScalar *const dx[], const PetscScalar *const dy[], PetscScalar work[], PetscScalar dot[]);
 
+/* y = A x (add: y += A x, the row's sum added to y) on nrows rows of interleaved blocks of m columns, A in CSR (ai, aj,
+   aa): per column the arithmetic of MatMult() (MatMultAdd()) of MatCreateMAIJ(A, m), vectorised across the columns */
+PETSC_INTERN void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscScalar y[], PetscBool add);
+
 /* Global sums of n scalars in place: blocking */
 PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar buf[]);
 /* Global sums of n scalars: started here, finished by CAKrylovReductionEnd() (no MPI at all on one rank) */
