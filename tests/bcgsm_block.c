@@ -4,11 +4,14 @@ static char help[] = "KSPMatSolve() with KSPBCGSM (or -ksp_type pipebcgsm, rbicg
                      "-early_column <j>, -early_scale <s> : column j is s times column 0 (with -ksp_atol it converges early)\n"
                      "-user_test : a convergence test of the user's (KSPConvergedDefault() wrapped): the block path falls back to KSPSolve() per column\n"
                      "-count_reductions : global reductions of KSPMatSolve() against those of one KSPSolve() of its longest column\n"
-                     "-layout_error : KSPMatSolve() in the interleaved layout must refuse the preconditioner (PETSC_ERR_SUP) first\n";
+                     "-layout_error : KSPMatSolve() in the interleaved layout must refuse the preconditioner (PETSC_ERR_SUP) first\n"
+                     "-layout <auto|dense|interleaved> : the block's layout (CAKrylovKSPSetMatSolveLayout(), whatever the type)\n"
+                     "-check_auto : the auto layout measured both and chose one, -ksp_view names it, and forcing it gives the same bits\n";
 
 #include <cakrylov.h>
 #include <cakrylov/private/compat.h>
 #include <petscdmda.h>
+#include <unistd.h> /* getpid() */
 
 #include "reductioncounter.h"
 #include "stencil.h"
@@ -42,10 +45,11 @@ static PetscErrorCode TestNorm(KSP ksp, Vec v, PetscReal *norm)
 /* The test's problem, its block solver, the reference of a KSPSolve() per column, and the verdicts found */
 typedef struct {
   /* options */
-  StencilProblem problem;
-  PetscInt       dim, n, m, zero, nan, early;
-  PetscReal      escale;
-  PetscBool      nonzero, user, count, layout_error;
+  StencilProblem         problem;
+  PetscInt               dim, n, m, zero, nan, early;
+  PetscReal              escale;
+  PetscBool              nonzero, user, count, layout_error, layoutset, check_auto;
+  CAKrylovMatSolveLayout layout;
   /* the problem: A, the m columns B, the initial guess X0, the solutions X */
   DM  da;
   Mat A, B, X, X0;
@@ -89,6 +93,8 @@ static PetscErrorCode GetOptions(BlockTest *t)
   PetscCall(PetscOptionsBool("-user_test", "A user convergence test", NULL, t->user, &t->user, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions", NULL, t->count, &t->count, NULL));
   PetscCall(PetscOptionsBool("-layout_error", "The interleaved layout refuses the PC first", NULL, t->layout_error, &t->layout_error, NULL));
+  PetscCall(PetscOptionsEnum("-layout", "The block's layout", "CAKrylovKSPSetMatSolveLayout", CAKrylovMatSolveLayouts, (PetscEnum)t->layout, (PetscEnum *)&t->layout, &t->layoutset));
+  PetscCall(PetscOptionsBool("-check_auto", "Check the auto layout's choice", NULL, t->check_auto, &t->check_auto, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -140,6 +146,7 @@ static PetscErrorCode CreateSolver(BlockTest *t)
   PetscCall(KSPSetTolerances(t->ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 1000));
   PetscCall(KSPSetInitialGuessNonzero(t->ksp, t->nonzero));
   PetscCall(KSPSetFromOptions(t->ksp));
+  if (t->layoutset) PetscCall(CAKrylovKSPSetMatSolveLayout(t->ksp, t->layout));
   if (t->user) {
     void *ctx;
 
@@ -327,6 +334,75 @@ static PetscErrorCode CheckBlock(BlockTest *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The layout -ksp_view names for the last block solve on rank 0 (through a file): 1 interleaved, 0 dense, -1 if its
+   layout line (auto's choice) and its last-block line do not both name the same one */
+static PetscErrorCode ViewedLayout(KSP ksp, int *layout)
+{
+  MPI_Comm    comm                     = PetscObjectComm((PetscObject)ksp);
+  char        name[PETSC_MAX_PATH_LEN] = "", line[4096];
+  PetscViewer viewer;
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) PetscCall(PetscSNPrintf(name, sizeof(name), "bcgsm_block_auto_%d.txt", (int)getpid()));
+  PetscCallMPI(MPI_Bcast(name, sizeof(name), MPI_CHAR, 0, comm));
+  PetscCall(PetscViewerASCIIOpen(comm, name, &viewer));
+  PetscCall(KSPView(ksp, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  *layout = -1;
+  if (!rank) {
+    FILE *fp     = fopen(name, "r");
+    int   chosen = -1, last = -2;
+
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot read %s", name);
+    while (fgets(line, sizeof(line), fp)) {
+      if (strstr(line, "KSPMatSolve() layout: auto, for")) chosen = strstr(line, "operator interleaved:") ? 1 : (strstr(line, "operator dense:") ? 0 : -1);
+      if (strstr(line, "last KSPMatSolve() block:")) last = strstr(line, "together, interleaved") ? 1 : (strstr(line, "together, dense") ? 0 : -2);
+    }
+    fclose(fp);
+    (void)remove(name);
+    *layout = chosen == last ? chosen : -1;
+  }
+  PetscCallMPI(MPI_Bcast(layout, 1, MPI_INT, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -check_auto, after the block solve with auto: it measured the layouts and chose one, -ksp_view names it, and the solve
+   with that layout forced gives X bit for bit */
+static PetscErrorCode CheckAuto(BlockTest *t)
+{
+  MPI_Comm           comm = PETSC_COMM_WORLD;
+  Mat                Xauto;
+  const PetscScalar *a, *b;
+  PetscInt           nloc, lda, ldb;
+  PetscBool          same = PETSC_TRUE, all;
+  int                layout;
+
+  PetscFunctionBegin;
+  PetscCall(ViewedLayout(t->ksp, &layout));
+  PetscCall(PetscPrintf(comm, "auto measured the layouts, chose one, and -ksp_view names it: %s\n", layout >= 0 ? "yes" : "NO"));
+  if (layout < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatDuplicate(t->X, MAT_COPY_VALUES, &Xauto));
+  PetscCall(CAKrylovKSPSetMatSolveLayout(t->ksp, layout ? CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED : CAKRYLOV_MATSOLVE_LAYOUT_DENSE));
+  PetscCall(MatCopy(t->X0, t->X, SAME_NONZERO_PATTERN));
+  PetscCall(KSPMatSolve(t->ksp, t->B, t->X));
+  PetscCall(CAKrylovKSPSetMatSolveLayout(t->ksp, CAKRYLOV_MATSOLVE_LAYOUT_AUTO));
+  PetscCall(MatGetLocalSize(t->X, &nloc, NULL));
+  PetscCall(MatDenseGetLDA(t->X, &lda));
+  PetscCall(MatDenseGetLDA(Xauto, &ldb));
+  PetscCall(MatDenseGetArrayRead(t->X, &a));
+  PetscCall(MatDenseGetArrayRead(Xauto, &b));
+  for (PetscInt j = 0; j < t->m; j++)
+    if (memcmp(a + (size_t)j * lda, b + (size_t)j * ldb, (size_t)nloc * sizeof(PetscScalar))) same = PETSC_FALSE;
+  PetscCall(MatDenseRestoreArrayRead(Xauto, &b));
+  PetscCall(MatDenseRestoreArrayRead(t->X, &a));
+  PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCall(PetscPrintf(comm, "auto's solution is bitwise that of the solve with its layout forced: %s\n", all ? "yes" : "NO"));
+  PetscCall(MatDestroy(&Xauto));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Destroy(BlockTest *t)
 {
   PetscFunctionBegin;
@@ -359,6 +435,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column: the reason of its KSPSolve(): %s\n", same ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "every column: iterations within max(1, 10 %%) of its KSPSolve(): %s\n", itsok ? "yes" : "NO"));
   PetscCall(CheckBlock(&t));
+  if (t.check_auto) PetscCall(CheckAuto(&t));
   PetscCall(Destroy(&t));
   PetscCall(PetscFinalize());
   return 0;
@@ -476,6 +553,44 @@ int main(int argc, char **argv)
       args: -ksp_type rbicgstab -nrhs 1 -pc_type jacobi -ksp_rbicgstab_matsolve_layout interleaved
       output_file: output/bcgsm_block_converged.out
 
+   # the interleaved layout asked (-layout sets it whatever the type): auto measures both on these small problems and may
+   # take either, so the interleaved code paths are tested here
+   testset:
+      suffix: interleaved
+      nsize: {{1 2}}
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 7 -pc_type {{none jacobi}} -layout interleaved
+      output_file: output/bcgsm_block_converged.out
+
+   test:
+      suffix: interleaved_count
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 7 -pc_type jacobi -count_reductions -layout interleaved
+      output_file: output/bcgsm_block_count.out
+
+   test:
+      suffix: interleaved_early
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -early_column 2 -ksp_atol 1e-9 -pc_type jacobi -layout interleaved
+      output_file: output/bcgsm_block_early.out
+
+   test:
+      suffix: interleaved_zero
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -zero_column 1 -pc_type jacobi -count_reductions -layout interleaved
+      output_file: output/bcgsm_block_zero.out
+
+   test:
+      suffix: interleaved_nan
+      nsize: 2
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -nan_column 3 -pc_type jacobi -layout interleaved
+      output_file: output/bcgsm_block_nan.out
+
+   # auto: the layouts measured at the first block solve, one chosen and named by -ksp_view, the same bits as forcing it
+   test:
+      suffix: auto
+      nsize: {{1 2}}
+      args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 4 -pc_type {{none jacobi}} -check_auto
+
    # the interleaved layout asked with a PC it does not apply: a PETSc error; then the auto layout (dense) solves
    test:
       suffix: layout_error
@@ -491,7 +606,7 @@ int main(int argc, char **argv)
       suffix: fallback
       nsize: 2
       args: -nrhs 4 -user_test -pc_type jacobi -ksp_view
-      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g" -e "s/(operator|together,) (interleaved|dense)/\\1 LAYOUT/" -e "/layout: auto, for/s/measured per iteration.+/measured/"
 
    # the fallback with a nonzero initial guess: each column of X is read as its guess, then written
    test:
@@ -504,31 +619,31 @@ int main(int argc, char **argv)
       suffix: pipebcgsm_fallback
       nsize: 2
       args: -ksp_type pipebcgsm -nrhs 4 -user_test -pc_type jacobi -ksp_view
-      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g" -e "s/(operator|together,) (interleaved|dense)/\\1 LAYOUT/" -e "/layout: auto, for/s/measured per iteration.+/measured/"
 
    test:
       suffix: rbicgstab_fallback
       nsize: 2
       args: -ksp_type rbicgstab -nrhs 4 -user_test -pc_type jacobi -ksp_view
-      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g" -e "s/(operator|together,) (interleaved|dense)/\\1 LAYOUT/" -e "/layout: auto, for/s/measured per iteration.+/measured/"
 
    test:
       suffix: view
       nsize: 2
       args: -nrhs 4 -pc_type jacobi -ksp_view
-      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g" -e "s/(operator|together,) (interleaved|dense)/\\1 LAYOUT/" -e "/layout: auto, for/s/measured per iteration.+/measured/"
 
    test:
       suffix: pipebcgsm_view
       nsize: 2
       args: -ksp_type pipebcgsm -nrhs 4 -pc_type jacobi -ksp_view
-      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g" -e "s/(operator|together,) (interleaved|dense)/\\1 LAYOUT/" -e "/layout: auto, for/s/measured per iteration.+/measured/"
 
    test:
       suffix: rbicgstab_view
       nsize: 2
       args: -ksp_type rbicgstab -nrhs 4 -pc_type jacobi -ksp_view
-      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g"
+      filter: grep -E "^(every|KSPGet)|KSPMatSolve\(\)" | sed -E -e "s/^ +//" -e "/last KSPMatSolve/s/[0-9]+/N/g" -e "s/(operator|together,) (interleaved|dense)/\\1 LAYOUT/" -e "/layout: auto, for/s/measured per iteration.+/measured/"
    # PETSc's own, unmodified KSPMatSolve() client ex79 (a random diagonally dominant 10 x 10 AIJ system, a dense block
    # of 10 right-hand sides) with the library loaded at run time: it fails unless the whole solve applied the
    # preconditioner to blocks only (PCMatApply(), never PCApply()), and it prints nothing when it passes

@@ -31,16 +31,27 @@ typedef struct {
        so the operator and the preconditioner apply to them as MATDENSE aliases of the leading na columns, and the
        fused kernels run per column on sequential wrapper Vecs placed on a slot;
      - interleaved: row-wise (entry (i, j) at i m + j); a column keeps its place j = slot2col[slot], the operator is
-       MatMult() of MatCreateMAIJ(A, m) on all m columns, PCJACOBI a fused pass, and the fused passes of all columns
+       one SpMV of all m columns (CAKrylovMatMultInterleaved(), the bits of MatMult() of MatCreateMAIJ(A, m)), PCJACOBI a
+       fused pass, and the fused passes of all columns
        are recorded and run as one pass over the rows each before their results are read; x and b have
        interleaved blocks of their own (nblocks and nblocks + 1), copied from X and B and back. */
 typedef struct {
   CAKrylovMatSolveLayout layout;                             /* as asked (-ksp_<type>_matsolve_layout) */
   PetscBool              interleaved;                        /* the layout of the present work blocks */
   PetscInt               m, nloc, N, nblocks;                /* layout of the work blocks (0: none) */
-  PetscScalar           *work;                               /* nblocks blocks of nloc x m (interleaved: nblocks + 2, with x and b) */
-  Mat                    Am;                                 /* interleaved: MatCreateMAIJ(A, m), kept with A's nonzero state */
-  Vec                    vin, vout;                          /* interleaved: Vecs of Am's layout placed on blocks for MatMult() */
+  PetscScalar           *work;                               /* nblocks blocks of nloc x m (interleaved: nblocks + 2, with x and b), block k at k stride */
+  size_t                 stride;                             /* scalars from one block to the next (padded: KSPBlockAllocate()) */
+  void                  *workraw;                            /* what was allocated (work is aligned inside it) */
+  PetscInt               mi;                                 /* interleaved: the columns of the SpMV's objects below (0: none), kept with A's nonzero state */
+  Vec                    vin;                                /* interleaved, more than one rank: a Vec of m N entries (block size m) placed on x for the scatter */
+  Vec                    ghost;                              /* the off-rank rows of x the local rows need (MatMPIAIJGetSeqAIJ()'s garray), m each */
+  VecScatter             sct;                                /* vin -> ghost */
+  PetscBool              measured;                           /* auto: the layouts were measured for (ameasA, ameasState, ameasm) */
+  Mat                    ameasA;                             /* the operator measured (not referenced) */
+  PetscObjectState       ameasState;                         /* its nonzero state then */
+  PetscInt               ameasm;                             /* the columns measured */
+  PetscBool              ameasInterleaved;                   /* the faster layout */
+  PetscReal              ameasTime[4];                       /* slowest rank: SpMV and fused pass interleaved, SpMV and fused pass dense [s] */
   Vec                    diag;                               /* interleaved with PCJACOBI: M^{-1}'s diagonal */
   Vec                    msol, mrhs;                         /* x and b of the column a monitor sees (KSPBlockMonitor_BiCGStabFamily()) */
   KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */

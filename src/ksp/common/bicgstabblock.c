@@ -7,6 +7,11 @@
    its dots. Every one of these runs first what the fused calls recorded (interleaved layout), so no caller has a
    protocol to keep.
 
+   Which one (CAKrylovKSPSetMatSolveLayout()): auto takes, for more than one column with the identity or PCJACOBI, the
+   faster of the two on this machine for this operator, measured at the first block solve (KSPBlockMeasureLayouts(),
+   again when A, its nonzero state or m change), and the dense layout otherwise. The work blocks of either layout are
+   padded and aligned (KSPBlockAllocate()).
+
    Dense (column-major) layout, for any preconditioner:
 
      - the work blocks are plain arrays of nloc x m (lda nloc), allocated once per (m, layout, number of blocks) and
@@ -28,9 +33,12 @@
    Interleaved (row-wise) layout, the paper's storage of m right-hand sides, with the identity or PCJACOBI:
      - entry (i, j) of a block at i m + j; column j keeps place j for the whole solve (a column that ends is neither
        read nor written by the vector passes; the operator and PCJACOBI still sweep it, unused);
-     - the operator is MatMult() of MatCreateMAIJ(A, m): one pass over the matrix for all m columns, each row's m
-       values of x read side by side (the dense product passes over the matrix once per 4 columns and gathers x from
-       4 column streams); PCJACOBI is one pass y_ij = d_i x_ij with d = M^{-1} 1 (PCApply() to ones, bit for bit);
+     - the operator is one pass over the matrix for all m columns, each row's m values of x read side by side (the
+       dense product passes over the matrix once per 4 columns and gathers x from 4 column streams): the library's
+       own SpMV on A's CSR arrays (CAKrylovMatMultInterleaved(), vectorised across the columns; with MATMPIAIJ the
+       off-rank rows of x scattered as MatCreateMAIJ() does), per column the bits of MatMult() of MatCreateMAIJ(A, m),
+       which issues twice the instructions under PETSc's compile flags; PCJACOBI is one pass y_ij = d_i x_ij with
+       d = M^{-1} 1 (PCApply() to ones, bit for bit);
      - the per-column calls are recorded and run, before anything reads their results or overwrites their inputs (the
        operator, the PC, a reduction, a compaction, a monitor, the end; KSPBlockFlush()), as one
        CAKrylovVecFusedInterleaved() per set of calls with the same vectors (one sweep over the rows for all columns,
@@ -46,16 +54,47 @@
      - the span kernels of fused.c: the arithmetic, shared with the single solve so that a column rounds as one system.
 */
 #include <cakrylov/private/bicgstabfamily.h>
+#if defined(PETSC_HAVE_SYS_MMAN_H) || defined(__linux__)
+  #include <sys/mman.h> /* madvise(MADV_HUGEPAGE) on the work blocks */
+#endif
 
 static PetscErrorCode KSPBlockFlush(KSP_BiCGStabBlock *);
 
+PETSC_EXTERN PetscLogEvent MAT_Mult; /* PETSc's MatMult() event (petsc/private/matimpl.h, whose inline functions do not
+                                        compile cleanly under -Wextra): the interleaved SpMV is logged as MatMult() */
+
 const char *const CAKrylovMatSolveLayouts[] = {"auto", "dense", "interleaved", "CAKrylovMatSolveLayout", "CAKRYLOV_MATSOLVE_LAYOUT_", NULL};
 
-/* Slot `slot` of work block k in the dense layout (block k itself for slot 0, in either layout): at (k m + slot) nloc,
+/* Slot `slot` of work block k in the dense layout (block k itself for slot 0, in either layout): at k stride + slot nloc,
    counted in size_t (the product exceeds a 32-bit PetscInt at m = 64 columns and about 2M local rows) */
 static inline PetscScalar *KSPBlockColumnArray(KSP_BiCGStabBlock *bk, PetscInt k, PetscInt slot)
 {
-  return bk->work + ((size_t)k * (size_t)bk->m + (size_t)slot) * (size_t)bk->nloc;
+  return bk->work + (size_t)k * bk->stride + (size_t)slot * (size_t)bk->nloc;
+}
+
+/*
+   The work blocks' memory: nblocks blocks of len scalars, the first at a 64-byte line (2 MiB for large blocks), block k
+   at k stride with stride = len rounded up to 4 KiB plus one line. Measured on an AMD EPYC (issue 27): blocks whose
+   size is a multiple of 4096 bytes (1000^2 rows x 16 columns) all start at the same offset mod 4096, so the 5 to 9
+   streams of one fused pass alias in the 4 KiB-indexed load/store disambiguation; the extra line puts block k at
+   64 k mod 4096. Blocks of 64 MiB and more get transparent huge pages where the system only gives them on request
+   (madvise mode): fewer TLB misses and a page placement that does not change from run to run.
+*/
+static PetscErrorCode KSPBlockAllocate(PetscInt nblocks, size_t len, void **raw, PetscScalar **work, size_t *stride)
+{
+  const size_t line = 64 / sizeof(PetscScalar), page = 4096 / sizeof(PetscScalar), huge = (size_t)2 << 20, bytes = ((len + page - 1) / page * page + line) * sizeof(PetscScalar);
+  const size_t align = bytes >= ((size_t)64 << 20) ? huge : 64;
+  char        *p;
+
+  PetscFunctionBegin;
+  *stride = bytes / sizeof(PetscScalar);
+  PetscCall(PetscMalloc((size_t)nblocks * bytes + align, raw));
+  p     = (char *)*raw + (align - (size_t)((uintptr_t)*raw % align)) % align;
+  *work = (PetscScalar *)p;
+#if defined(MADV_HUGEPAGE)
+  if (align == huge) (void)madvise(p, (size_t)nblocks * bytes / huge * huge, MADV_HUGEPAGE); /* advice: a failure changes nothing */
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Block k of the interleaved layout */
@@ -171,16 +210,25 @@ static PetscErrorCode KSPBlockDestroyAliases(KSP_BiCGStabBlock *bk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Frees the work blocks and the per-column arrays (KSPReset(), KSPDestroy()) */
-PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
+/* The interleaved SpMV's objects */
+static PetscErrorCode KSPBlockDestroyInterleaved(KSP_BiCGStabBlock *bk)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&bk->vin));
+  PetscCall(VecDestroy(&bk->ghost));
+  PetscCall(VecScatterDestroy(&bk->sct));
+  bk->mi = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the work blocks and the per-column arrays */
+static PetscErrorCode KSPBlockFree(KSP ksp)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
   PetscCall(KSPBlockDestroyAliases(bk));
-  PetscCall(MatDestroy(&bk->Am));
-  PetscCall(VecDestroy(&bk->vin));
-  PetscCall(VecDestroy(&bk->vout));
+  PetscCall(KSPBlockDestroyInterleaved(bk));
   PetscCall(VecDestroy(&bk->diag));
   PetscCall(VecDestroy(&bk->msol));
   PetscCall(VecDestroy(&bk->mrhs));
@@ -192,13 +240,241 @@ PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
     for (PetscInt k = 0; k < bk->nblocks + 2; k++) PetscCall(VecDestroy(&bk->wrap[k]));
   PetscCall(PetscFree(bk->wrap));
   PetscCall(PetscFree(bk->cache));
-  PetscCall(PetscFree(bk->work));
+  PetscCall(PetscFree(bk->workraw));
+  bk->work   = NULL;
+  bk->stride = 0;
   bk->m = bk->nloc = bk->N = bk->nblocks = 0;
   PetscCall(PetscFree2(bk->slot2col, bk->live));
   PetscCall(PetscFree2(bk->reason, bk->its));
   PetscCall(PetscFree3(bk->rnorm0, bk->ttol, bk->bnorm));
   PetscCall(PetscFree7(bk->rho, bk->alpha, bk->omega, bk->beta, bk->restart, bk->rr, bk->dots));
   bk->mcol = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the work blocks, the per-column arrays and the layout measured by auto (KSPReset(), KSPDestroy()) */
+PetscErrorCode KSPBlockReset_BiCGStabFamily(KSP ksp)
+{
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
+
+  PetscFunctionBegin;
+  PetscCall(KSPBlockFree(ksp));
+  bk->measured = PETSC_FALSE;
+  bk->ameasA   = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The interleaved SpMV's objects for m columns on A: with MATMPIAIJ, the scatter of the m values of each off-rank row of
+   x that the local rows need (the rows garray[] of MatMPIAIJGetSeqAIJ(), in its order), as MatCreateMAIJ() builds it */
+static PetscErrorCode KSPBlockInterleavedSetUp(KSP_BiCGStabBlock *bk, Mat A, PetscInt m)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+  PetscBool       mpi;
+  Mat             Ad, Ao;
+  const PetscInt *garray;
+  PetscInt        nloc, N, nghost;
+  IS              is;
+
+  PetscFunctionBegin;
+  if (bk->mi == m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPBlockDestroyInterleaved(bk));
+  bk->mi = m;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
+  if (!mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(MatGetSize(Ao, NULL, &nghost));
+  PetscCall(VecCreateMPIWithArray(comm, m, m * nloc, m * N, NULL, &bk->vin));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, m * nghost, &bk->ghost));
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, m, nghost, garray, PETSC_COPY_VALUES, &is));
+  PetscCall(VecScatterCreate(bk->vin, is, bk->ghost, NULL, &bk->sct));
+  PetscCall(ISDestroy(&is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y (+)= S x on m interleaved columns, S a MATSEQAIJ (CAKrylovMatMultInterleaved() on its CSR arrays); *nz its nonzeros */
+static PetscErrorCode KSPBlockSpMVSeq(Mat S, PetscInt m, const PetscScalar *x, PetscScalar *y, PetscBool add, PetscInt *nz)
+{
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscInt           n;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetRowIJ(S, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() needs the CSR arrays of the operator (MatGetRowIJ())");
+  PetscCall(MatSeqAIJGetArrayRead(S, &aa));
+  CAKrylovMatMultInterleaved(n, m, ai, aj, aa, x, y, add);
+  *nz = ai[n];
+  PetscCall(MatSeqAIJRestoreArrayRead(S, &aa));
+  PetscCall(MatRestoreRowIJ(S, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x for the m interleaved columns of x and y (KSPBlockInterleavedSetUp() done): the local rows' diagonal block
+   while the off-rank rows of x travel, then their off-diagonal block added; per column the arithmetic of MatMult() of
+   MatCreateMAIJ(A, m) (each part summed from 0, the second added to the first), logged as MatMult() */
+static PetscErrorCode KSPBlockSpMVInterleaved(KSP_BiCGStabBlock *bk, Mat A, PetscInt m, const PetscScalar *x, PetscScalar *y)
+{
+  Mat                Ad = A, Ao = NULL;
+  PetscInt           nzd, nzo   = 0;
+  const PetscScalar *g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(MAT_Mult, A, 0, 0, 0));
+  if (bk->sct) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    PetscCall(VecPlaceArray(bk->vin, x));
+    PetscCall(VecScatterBegin(bk->sct, bk->vin, bk->ghost, INSERT_VALUES, SCATTER_FORWARD));
+  }
+  PetscCall(KSPBlockSpMVSeq(Ad, m, x, y, PETSC_FALSE, &nzd));
+  if (bk->sct) {
+    PetscCall(VecScatterEnd(bk->sct, bk->vin, bk->ghost, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecResetArray(bk->vin));
+    PetscCall(VecGetArrayRead(bk->ghost, &g));
+    PetscCall(KSPBlockSpMVSeq(Ao, m, g, y, PETSC_TRUE, &nzo));
+    PetscCall(VecRestoreArrayRead(bk->ghost, &g));
+  }
+  PetscCall(PetscLogFlops(2.0 * m * (nzd + nzo)));
+  PetscCall(PetscLogEventEnd(MAT_Mult, A, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define KSP_BLOCK_MEASURE_REPS 3 /* timed repetitions of each measured operation, after one untimed */
+
+/* The fastest of KSP_BLOCK_MEASURE_REPS runs of operation op (0: SpMV interleaved, 1: fused pass interleaved, 2: SpMV
+   dense, 3: fused pass dense) on the scratch blocks v[0..3] of nloc x m */
+static PetscErrorCode KSPBlockMeasureOne(KSP ksp, Mat A, PetscInt m, PetscInt op, PetscScalar *v[4], Mat C, Vec w[4], PetscScalar *iwork, PetscReal *t)
+{
+  KSP_BiCGStabBlock     *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  const PetscScalar      half = 0.5, one = 1.0, *ones = iwork, *halves = iwork + m; /* coefficients: y = x0 + x1 / 2 + y / 2 */
+  PetscScalar           *dots = iwork + 2 * m, *kwork = iwork + 4 * m;
+  PetscInt               nloc;
+  CAKrylovVecBlockUpdate ui = {
+    .y = v[3], .x = {v[0], v[1]  },
+         .a = {ones, halves},
+         .b = halves, .nx = 2
+  };
+  const PetscScalar *dx[2] = {v[3], v[3]}, *dy[2] = {v[2], v[3]};
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  *t = PETSC_MAX_REAL;
+  for (PetscInt r = 0; r <= KSP_BLOCK_MEASURE_REPS; r++) {
+    PetscLogDouble t0, t1;
+
+    PetscCall(PetscTime(&t0));
+    switch (op) {
+    case 0:
+      PetscCall(KSPBlockSpMVInterleaved(bk, A, m, v[0], v[1]));
+      break;
+    case 1:
+      PetscCall(CAKrylovVecFusedInterleaved(nloc, m, m, NULL, 1, &ui, 2, dx, dy, kwork, dots));
+      break;
+    case 2:
+      PetscCall(MatProductNumeric(C));
+      break;
+    default:
+      for (PetscInt j = 0; j < m; j++) {
+        const CAKrylovVecUpdate u[] = {
+          {.y = w[3], .b = half, .a = {one, half}, .x = {w[0], w[1]}}
+        };
+        const Vec vx[2] = {w[3], w[3]}, vy[2] = {w[2], w[3]};
+
+        for (PetscInt k = 0; k < 4; k++) PetscCall(VecPlaceArray(w[k], v[k] + (size_t)j * nloc));
+        PetscCall(CAKrylovVecFused(((KSP_BiCGStabFamily *)ksp->data)->fallback, 1, u, 2, vx, vy, dots));
+        for (PetscInt k = 0; k < 4; k++) PetscCall(VecResetArray(w[k]));
+      }
+    }
+    PetscCall(PetscTime(&t1));
+    if (r) *t = PetscMin(*t, (PetscReal)(t1 - t0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   auto: which layout is the faster for m columns of A on this machine, measured once per operator, nonzero state and m
+   (the first block solve, KSP_BLOCK_MEASURE_REPS runs each after one untimed): one SpMV and one fused pass (y = x0 + x1 / 2
+   + y / 2 with two dots on y, 5 streams) in each layout on 4 scratch blocks, the slowest rank's times (one reduction), and
+   per iteration 2 SpMVs + 4 such passes (the family's iterations move 16 to 34 vectors besides their 2 SpMVs)
+*/
+static PetscErrorCode KSPBlockMeasureLayouts(KSP ksp, Mat A, PetscInt m)
+{
+  KSP_BiCGStabBlock *bk   = &((KSP_BiCGStabFamily *)ksp->data)->block;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)A);
+  PetscInt           nloc, N;
+  void              *raw;
+  PetscScalar       *base, *v[4], *iwork;
+  size_t             stride;
+  Mat                X, C;
+  Vec                w[4];
+  PetscReal          t[4], cost[2];
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(KSPBlockAllocate(4, (size_t)m * nloc, &raw, &base, &stride));
+  PetscCall(PetscMalloc1(4 * m + CAKRYLOV_VEC_INTERLEAVED_WORK(m), &iwork));
+  for (PetscInt j = 0; j < m; j++) {
+    iwork[j]     = 1.0;
+    iwork[m + j] = 0.5;
+  }
+  for (PetscInt k = 0; k < 4; k++) {
+    v[k] = base + (size_t)k * stride;
+    for (size_t i = 0; i < (size_t)m * nloc; i++) v[k][i] = 1.0; /* also the first touch */
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &w[k]));
+  }
+  PetscCall(KSPBlockInterleavedSetUp(bk, A, m));
+  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, v[0], &X));
+  PetscCall(MatCreateDense(comm, nloc, PETSC_DECIDE, N, m, v[1], &C));
+  PetscCall(MatProductCreateWithMat(A, X, NULL, C));
+  PetscCall(MatProductSetType(C, MATPRODUCT_AB));
+  PetscCall(MatProductSetFromOptions(C));
+  PetscCall(MatProductSymbolic(C));
+  for (PetscInt op = 0; op < 4; op++) PetscCall(KSPBlockMeasureOne(ksp, A, m, op, v, C, w, iwork, &t[op]));
+  PetscCall(MPIU_Allreduce(t, bk->ameasTime, 4, MPIU_REAL, MPIU_MAX, comm));
+  cost[0]              = 2 * bk->ameasTime[0] + 4 * bk->ameasTime[1];
+  cost[1]              = 2 * bk->ameasTime[2] + 4 * bk->ameasTime[3];
+  bk->ameasInterleaved = cost[0] <= cost[1] ? PETSC_TRUE : PETSC_FALSE;
+  bk->ameasA           = A;
+  bk->ameasm           = m;
+  bk->measured         = PETSC_TRUE;
+  PetscCall(MatGetNonzeroState(A, &bk->ameasState));
+  PetscCall(PetscInfo(ksp, "KSPMatSolve() auto layout for %" PetscInt_FMT " columns: %s (per iteration, 2 SpMVs + 4 fused passes: interleaved %g s, dense %g s)\n", m, bk->ameasInterleaved ? "interleaved" : "dense", (double)cost[0], (double)cost[1]));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&X));
+  for (PetscInt k = 0; k < 4; k++) PetscCall(VecDestroy(&w[k]));
+  PetscCall(PetscFree(iwork));
+  PetscCall(PetscFree(raw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The layout of this block solve: as asked, or for auto with more than one column and the identity or PCJACOBI the one
+   measured the faster for this operator (nonzero state) and m, measured now if not yet */
+static PetscErrorCode KSPBlockChooseLayout(KSP ksp, Mat A, PetscInt m, PetscBool *interleaved)
+{
+  KSP_BiCGStabFamily *fam = (KSP_BiCGStabFamily *)ksp->data;
+  KSP_BiCGStabBlock  *bk  = &fam->block;
+  PetscInt            N;
+  PetscObjectState    state;
+  PetscBool           jacobi, fits;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &N, NULL));
+  PetscCall(MatGetNonzeroState(A, &state));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jacobi));
+  fits         = (PetscInt64)m * N <= PETSC_MAX_INT ? PETSC_TRUE : PETSC_FALSE; /* the scatter's Vec has m N entries */
+  *interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!*interleaved || fits, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "The interleaved layout of KSPMatSolve() keeps the %" PetscInt_FMT " columns in one Vec of %" PetscInt64_FMT " entries, more than a PetscInt counts: use -ksp_%s_matsolve_layout dense or auto, or PETSc with 64-bit indices", m, (PetscInt64)m * N,
+             ((PetscObject)ksp)->type_name);
+  PetscCheck(!*interleaved || fam->identity || jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto",
+             ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
+  /* auto: one column is the same array in both layouts, and the dense path's per-column kernels, made for one vector,
+     are the faster there */
+  if (bk->layout != CAKRYLOV_MATSOLVE_LAYOUT_AUTO || m < 2 || !(fam->identity || jacobi) || !fits) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!bk->measured || bk->ameasA != A || bk->ameasState != state || bk->ameasm != m) PetscCall(KSPBlockMeasureLayouts(ksp, A, m));
+  *interleaved = bk->ameasInterleaved;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -212,27 +488,24 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
   Mat                 A;
   PetscInt            nloc, N;
   PetscObjectState    state;
-  PetscBool           same, interleaved, jacobi, fits;
+  PetscBool           same, interleaved;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   PetscCall(MatGetLocalSize(A, &nloc, NULL));
   PetscCall(MatGetSize(A, &N, NULL));
   PetscCall(MatGetNonzeroState(A, &state));
-  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &jacobi));
-  fits = (PetscInt64)m * N <= PETSC_MAX_INT ? PETSC_TRUE : PETSC_FALSE; /* the MAIJ operator's Vecs have m N entries */
-  /* auto: interleaved where it applies, for m > 1 (one column is the same array in both layouts, and the dense path's
-     per-column kernels, made for one vector, are the faster there) */
-  interleaved = bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED || (bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO && m > 1 && (fam->identity || jacobi) && fits) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCheck(!interleaved || fits, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "The interleaved layout of KSPMatSolve() keeps the %" PetscInt_FMT " columns in one Vec of %" PetscInt64_FMT " entries, more than a PetscInt counts: use -ksp_%s_matsolve_layout dense or auto, or PETSc with 64-bit indices", m, (PetscInt64)m * N,
-             ((PetscObject)ksp)->type_name);
-  PetscCheck(!interleaved || fam->identity || jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "The interleaved layout of KSPMatSolve() takes the identity preconditioner or PCJACOBI, not %s: use -ksp_%s_matsolve_layout dense or auto",
-             ((PetscObject)ksp->pc)->type_name, ((PetscObject)ksp)->type_name);
+  if (bk->A != A || bk->Astate != state) {
+    PetscCall(VecDestroy(&bk->msol));
+    PetscCall(VecDestroy(&bk->mrhs));
+    PetscCall(KSPBlockDestroyInterleaved(bk));
+  }
+  PetscCall(KSPBlockChooseLayout(ksp, A, m, &interleaved));
   if (bk->m != m || bk->nloc != nloc || bk->N != N || bk->nblocks != nblocks || bk->interleaved != interleaved) {
     const PetscInt nalloc = nblocks + (interleaved ? 2 : 0); /* interleaved: x and b too */
 
-    PetscCall(KSPBlockReset_BiCGStabFamily(ksp));
-    PetscCall(PetscMalloc1((size_t)nalloc * (size_t)m * (size_t)nloc, &bk->work));
+    PetscCall(KSPBlockFree(ksp));
+    PetscCall(KSPBlockAllocate(nalloc, (size_t)m * nloc, &bk->workraw, &bk->work, &bk->stride));
     if (!interleaved) PetscCall(PetscCalloc1((m + 1) * nblocks, &bk->cache)); /* the views of the dense layout */
     PetscCall(PetscMalloc1(nblocks + 2, &bk->wrap));
     for (PetscInt k = 0; k < nblocks + 2; k++) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, nloc, NULL, &bk->wrap[k]));
@@ -247,28 +520,8 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
     bk->interleaved = interleaved;
     PetscCall(PetscInfo(ksp, "KSPMatSolve() work: %" PetscInt_FMT " %s blocks of %" PetscInt_FMT " x %" PetscInt_FMT "\n", nalloc, interleaved ? "interleaved" : "dense", nloc, m));
   }
-  if (bk->A != A || bk->Astate != state) {
-    PetscCall(VecDestroy(&bk->msol));
-    PetscCall(VecDestroy(&bk->mrhs));
-    PetscCall(MatDestroy(&bk->Am));
-    PetscCall(VecDestroy(&bk->vin));
-    PetscCall(VecDestroy(&bk->vout));
-  }
-  if (interleaved && !bk->Am) { /* A for all m columns at once, and Vecs of its layout to place on the blocks */
-    MPI_Comm    comm = PetscObjectComm((PetscObject)A);
-    PetscMPIInt size;
-
-    PetscCall(MatCreateMAIJ(A, m, &bk->Am));
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    if (size > 1) {
-      PetscCall(VecCreateMPIWithArray(comm, m, m * nloc, m * N, NULL, &bk->vin));
-      PetscCall(VecCreateMPIWithArray(comm, m, m * nloc, m * N, NULL, &bk->vout));
-    } else {
-      PetscCall(VecCreateSeqWithArray(comm, m, m * nloc, NULL, &bk->vin));
-      PetscCall(VecCreateSeqWithArray(comm, m, m * nloc, NULL, &bk->vout));
-    }
-  }
-  if (interleaved && !fam->identity) { /* PCJACOBI: its diagonal d = M^{-1} 1, as its PCApply() multiplies by it */
+  if (interleaved) PetscCall(KSPBlockInterleavedSetUp(bk, A, m)); /* the SpMV's scatter, kept with A's nonzero state */
+  if (interleaved && !fam->identity) {                            /* PCJACOBI: its diagonal d = M^{-1} 1, as its PCApply() multiplies by it */
     Vec one;
 
     if (!bk->diag) PetscCall(MatCreateVecs(A, &bk->diag, NULL));
@@ -623,20 +876,16 @@ static PetscErrorCode KSPBlockProduct(KSP_BiCGStabBlock *bk, PetscInt out, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Interleaved: y = A x for all m columns of blocks x and y, one MatMult() of the MAIJ operator */
+/* Interleaved: y = A x for all m columns of blocks x and y (KSPBlockSpMVInterleaved()) */
 static PetscErrorCode KSPBlockMatMultInterleaved(KSP_BiCGStabBlock *bk, PetscInt x, PetscInt y)
 {
   PetscFunctionBegin;
-  PetscCall(VecPlaceArray(bk->vin, KSPBlockArray(bk, x)));
-  PetscCall(VecPlaceArray(bk->vout, KSPBlockArray(bk, y)));
-  PetscCall(MatMult(bk->Am, bk->vin, bk->vout));
-  PetscCall(VecResetArray(bk->vin));
-  PetscCall(VecResetArray(bk->vout));
+  PetscCall(KSPBlockSpMVInterleaved(bk, bk->A, bk->m, KSPBlockArray(bk, x), KSPBlockArray(bk, y)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Block out = A (block in) on the active columns, for the product of this solve that writes out: one AIJ x dense
-   MatProductNumeric() (dense) or one MatMult() of MatCreateMAIJ(A, m) (interleaved) */
+   MatProductNumeric() (dense) or one interleaved SpMV (KSPBlockSpMVInterleaved()) */
 PetscErrorCode KSPBlockMult_BiCGStabFamily(KSP ksp, PetscInt out)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
@@ -915,7 +1164,15 @@ PetscErrorCode KSPViewBlock_BiCGStabFamily(KSP ksp, PetscViewer viewer, PetscInt
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): m columns advanced together, one operator pass per SpMV of the iteration and %" PetscInt_FMT " %sreductions per iteration for the block%s%s\n", nred, hidden ? "non-blocking " : "", hidden ? ", each hidden behind " : "", hidden ? hidden : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: %s%s\n", CAKrylovMatSolveLayouts[bk->layout], bk->layout == CAKRYLOV_MATSOLVE_LAYOUT_AUTO ? " (interleaved for more than one column with the identity preconditioner or PCJACOBI, dense otherwise)" : ""));
+  if (bk->layout != CAKRYLOV_MATSOLVE_LAYOUT_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: %s\n", CAKrylovMatSolveLayouts[bk->layout]));
+  else if (!bk->measured)
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: auto (for more than one column with the identity preconditioner or PCJACOBI the faster of interleaved and dense, measured at the first block solve of the operator; dense otherwise)\n"));
+  else {
+    const PetscReal *t = bk->ameasTime;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve() layout: auto, for %" PetscInt_FMT " columns of this operator %s: measured per iteration (2 SpMVs + 4 fused passes, slowest rank) interleaved 2 x %.3g + 4 x %.3g ms, dense 2 x %.3g + 4 x %.3g ms\n", bk->ameasm, bk->ameasInterleaved ? "interleaved" : "dense", (double)(1e3 * t[0]), (double)(1e3 * t[1]), (double)(1e3 * t[2]), (double)(1e3 * t[3])));
+  }
   if (bk->nmatsolves)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  last KSPMatSolve() block: %" PetscInt_FMT " columns %s, %" PetscInt_FMT " iterations, %" PetscInt_FMT " global reductions\n", bk->last_m, bk->last_block ? (bk->interleaved ? "together, interleaved" : "together, dense") : "column by column", bk->last_its, bk->last_reductions));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -984,15 +1241,18 @@ PetscErrorCode KSPSetFromOptionsMatSolve_BiCGStabFamily(KSP ksp, CAKrylovOptionI
   Level: intermediate
 
   Notes:
-  The interleaved layout stores the m values of a row side by side and applies the operator as one `MatMult()` of
-  `MatCreateMAIJ()`: one pass over the matrix for all columns. The dense layout applies it as one AIJ x dense
-  `MatProductNumeric()`, which PETSc runs as one pass over the matrix per 4 columns, and reads x from 4 column streams;
-  the interleaved layout is faster or equal wherever it was measured (`make bench-mrhs`, see the README). It applies the
-  preconditioner itself and so takes only the identity or `PCJACOBI` (an error otherwise); auto chooses it for those with
-  more than one column (one column is the same array in both layouts, and the dense path's single-vector kernels are
-  the faster there) and the dense layout, with `PCMatApply()`, for every other preconditioner. The layout changes the order of no operation of a
+  The interleaved layout stores the m values of a row side by side and applies the operator in one pass over the matrix
+  for all columns (the library's own SpMV on the AIJ arrays, vectorised across the columns, with per column the bits of
+  `MatMult()` of `MatCreateMAIJ()`). The dense layout applies it as one AIJ x dense `MatProductNumeric()`, which PETSc
+  runs as one pass over the matrix per 4 columns, and reads x from 4 column streams. The interleaved layout applies the
+  preconditioner itself and so takes only the identity or `PCJACOBI` (an error otherwise). auto takes, for those with
+  more than one column, the layout measured the faster on this machine for this operator: at the first block solve of
+  an operator (again when its nonzero state or the number of columns changes) one SpMV and one fused vector pass are
+  timed in each layout on 4 scratch blocks (slowest rank, one reduction, inside that `KSPMatSolve()`), and the layout
+  with the smaller 2 SpMVs + 4 passes wins; `-ksp_view` shows the choice and the times. One column, and every other
+  preconditioner (with `PCMatApply()`), take the dense layout. The layout changes the order of no operation of a
   column's iteration except inside the operator's product, so both give each column the iteration of its `KSPSolve()`
-  up to the rounding of the product.
+  up to the rounding of the product; auto's result is bitwise that of the layout it chose.
 
 .seealso: `CAKrylovMatSolveLayout`, `CAKrylovKSPGetMatSolveLayout()`, `KSPMatSolve()`, `MatCreateMAIJ()`
 @*/
