@@ -10,7 +10,7 @@ KSPMatSolve(ksp, B, X) on dense blocks of the DMDA's layout.\n\
   the convergence test uses the unpreconditioned residual) and -ksp_rtol 1e-8. Types with a block solver (bcgsm, pipebcgsm,\n\
   rbicgstab) advance the m columns together: one sparse matrix times dense block product per SpMV and one reduction for the dots of all\n\
   columns; cabicgstab one reduction per s iterations for all columns; other types solve column by column (PETSc's KSPMatSolve()).\n\
-  The DMDA is the KSP's (inactive: the operator is A), so -pc_type mg -pc_mg_levels L -pc_mg_galerkin pmat builds a multigrid\n\
+  The DMDA is the PC's (the operator is A), so -pc_type mg -pc_mg_levels L -pc_mg_galerkin pmat builds a multigrid\n\
   (n - 1 divisible by 2^(L-1)), which PCMatApply() applies to all columns at once down to a KSPMatSolve() of the bottom solver\n\
   (-pc_mg_bottom_ksp_type cabicgstab: a block s-step bottom solve).\n\n";
 
@@ -108,11 +108,10 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetDM(ksp, da)); /* the grid hierarchy of -pc_type mg (with -pc_mg_galerkin: the coarse operators from A) */
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetType(ksp, KSPBCGSM));
   PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
   PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetDM(pc, da)); /* the grid hierarchy of -pc_type mg (with -pc_mg_galerkin: the coarse operators from A) */
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetFromOptions(ksp));
