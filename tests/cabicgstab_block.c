@@ -255,11 +255,12 @@ int main(int argc, char **argv)
       nsize: {{1 2 4}}
       args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
 
-   # one column: KSPSolve()'s iterates bit for bit
+   # one column with the identity preconditioner: KSPSolve()'s iterates bit for bit (with a preconditioner the block
+   # applies it with PCMatApply() and the operator as a product, which may round otherwise)
    test:
       suffix: one
       nsize: {{1 2}}
-      args: -nrhs 1 -pc_type {{none jacobi}} -ksp_cabicgstab_basis {{monomial chebyshev}}
+      args: -nrhs 1 -pc_type none -ksp_cabicgstab_basis {{monomial chebyshev}}
 
    # reductions counted by MPI: one per outer round for all columns
    test:

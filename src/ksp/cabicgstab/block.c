@@ -12,17 +12,21 @@
        to the same basis index form runs, and a run of c >= 2 columns is one dense product (AIJ x dense: one pass over
        the matrix per 4 columns, PCMatApply() for the preconditioner)
      [g_j, G_j] = [P_j, R_j]^T [rt_j, P_j, R_j], local GEMMs packed side by side, and ONE MPI_Allreduce for all
-     the s_k inner iterations and the rebuild of p, r, x of every live column (KSPCABiCGStabOuterRest())
+     the s_k inner iterations and the rebuild of p, r, dx of every live column (KSPCABiCGStabOuterIterate()), and
+       x_j += M^{-1} dx_j with one PCMatApply() per run of columns (dx_j side by side, as the bases)
 
-   The bases of all columns live in one array, interleaved by basis vector: vector i of column j at (i M + j) ld (M the most columns it was made for), so
-   that vector i of a run of columns is one dense nloc x c block (lda ld) and each column's own basis is a dense
-   block with lda M ld, on which its Gram GEMM and rebuild run as in its single solve. One spectrum estimate (Newton,
+   The bases of all columns live in one array, interleaved by basis vector: vector i of column j at (i M + j) ld (M the
+   most columns it was made for), so that vector i of a run of columns is one dense nloc x c block (lda ld) and each
+   column's own basis is a dense block with lda M ld, on which its Gram GEMM and rebuild run as in its single solve;
+   the same for [p, r, dx]. With right preconditioning the block applies the preconditioner only to blocks
+   (PCMatApply()), never column by column; with left preconditioning the initial residual and a checked claim apply
+   it per column. One spectrum estimate (Newton,
    Chebyshev bases) serves all columns: the operator is the same. A column that ends builds no more bases.
 
    A column's convergence test is KSPConvergedDefault()'s (CAKrylovKSPColumnTest()), with ||b_j|| of a nonzero initial
    guess taken for all columns in one reduction. A column whose convergence claim is checked against b - A x costs
-   that check's reduction, as in its single solve. With a run of one column the operator is applied as in KSPSolve():
-   a block of one column is KSPSolve()'s iteration bit for bit.
+   that check's reduction, as in its single solve. With the identity preconditioner a run of one column applies the
+   operator as KSPSolve() does: a block of one column is KSPSolve()'s iteration bit for bit.
 */
 #include "cabicgstabimpl.h"
 
@@ -43,6 +47,7 @@ struct KSP_CABiCGStabBlock {
   KSPCABiCGStabColumnTest *test;       /* per column: its convergence test */
   PetscBool               *live, *sel; /* per column: still iterating; taking part in this step */
   PetscScalar             *V;          /* the columns' bases: vector i of column j at (i mcap + j) ld */
+  PetscScalar             *W;          /* the columns' [p, r, dx]: the same */
   PetscScalar             *buf;        /* the packed Gram matrices of the columns of one reduction */
   Vec                     *b, *x;      /* per column: B's and X's column (VecPlaceArray()) */
   Mat                     *Xv, *Yv;    /* per run length c (1 < c <= m): dense views of a run's basis vectors i and i + 1 */
@@ -94,7 +99,7 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
   PetscCall(PetscFree6(bk->col, bk->o, bk->test, bk->live, bk->sel, bk->reason));
   PetscCall(PetscFree3(bk->b, bk->x, bk->its));
   PetscCall(PetscFree3(bk->Xv, bk->Yv, bk->Zv));
-  PetscCall(PetscFree2(bk->V, bk->buf));
+  PetscCall(PetscFree3(bk->V, bk->W, bk->buf));
   bk->m = bk->mcap = bk->s = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -132,7 +137,7 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   bk->nloc = cab->nloc;
   bk->ld   = cab->ld;
   PetscCall(VecGetSize(cab->t, &bk->N));
-  PetscCall(PetscMalloc2((size_t)bk->ld * m * (4 * s + 2), &bk->V, (size_t)m * nb * (nb + 1), &bk->buf));
+  PetscCall(PetscMalloc3((size_t)bk->ld * m * (4 * s + 2), &bk->V, (size_t)bk->ld * m * 3, &bk->W, (size_t)m * nb * (nb + 1), &bk->buf));
   PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
   PetscCall(PetscCalloc3(m, &bk->b, m, &bk->x, m, &bk->its));
   PetscCall(PetscCalloc3(m + 1, &bk->Xv, m + 1, &bk->Yv, m + 1, &bk->Zv));
@@ -143,11 +148,12 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
     PetscCall(PetscObjectIncrementTabLevel((PetscObject)bk->col[j], (PetscObject)ksp, 1));
     PetscCall(KSPSetType(bk->col[j], KSPCABICGSTAB));
     PetscCall(KSPSetPC(bk->col[j], ksp->pc));
-    cc             = (KSP_CABiCGStab *)bk->col[j]->data;
-    cc->V_shared   = PETSC_TRUE; /* column j of the shared bases */
-    cc->V          = bk->V + (size_t)j * bk->ld;
-    cc->ldv        = (PetscBLASInt)(m * bk->ld);
-    cc->mono_scale = cab->mono_scale;
+    cc           = (KSP_CABiCGStab *)bk->col[j]->data;
+    cc->V_shared = PETSC_TRUE; /* column j of the shared bases */
+    cc->V        = bk->V + (size_t)j * bk->ld;
+    cc->W        = bk->W + (size_t)j * bk->ld;
+    cc->ldv = cc->ldw = (PetscBLASInt)(m * bk->ld);
+    cc->mono_scale    = cab->mono_scale;
     PetscCall(KSPCABiCGStabWrapColumn(cab->t, NULL, &bk->b[j]));
     PetscCall(KSPCABiCGStabWrapColumn(cab->t, NULL, &bk->x[j]));
     PetscCall(KSPSetConvergenceTest(bk->col[j], KSPCABiCGStabColumnConverged, &bk->test[j], NULL));
@@ -307,8 +313,8 @@ static PetscBool KSPCABiCGStabBlockSource(KSP_CABiCGStabBlock *bk, PetscInt j, P
 }
 
 /* P_j and R_j of the selected columns, basis index by basis index: the columns that apply the operator to index i form
-   runs of consecutive columns, one product each (a run of one: KSPSolve()'s operator application); then each column's
-   shift and scaling */
+   runs of consecutive columns, one product each (a run of one with the identity preconditioner: KSPSolve()'s operator
+   application); then each column's shift and scaling */
 static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
 {
   KSP_CABiCGStabBlock *bk   = ((KSP_CABiCGStab *)ksp->data)->block;
@@ -321,14 +327,14 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
   for (PetscInt i = 1; i <= imax; i++) {
     for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
       for (c = 0; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++) { }
-      if (c > 1 && bk->batch) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c));
+      if (bk->batch && (c > 1 || !((KSP_CABiCGStab *)ksp->data)->identity_pc)) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c));
       for (PetscInt j = j0; j < j0 + c; j++) {
         KSP             col = bk->col[j];
         KSP_CABiCGStab *cc  = (KSP_CABiCGStab *)col->data;
         const PetscInt  sk  = bk->o[j].sk;
         const PetscBool inP = i <= 2 * sk ? PETSC_TRUE : PETSC_FALSE;
 
-        if (c == 1 || !bk->batch) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
+        if (!bk->batch || (c == 1 && cc->identity_pc)) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
         PetscCall(KSPCABiCGStabShiftAndScale(cc, inP ? cc->Vcol + 1 : cc->Vcol + 2 * sk + 2, inP ? i - 1 : i - (2 * sk + 2)));
       }
     }
@@ -400,6 +406,37 @@ static PetscErrorCode KSPCABiCGStabBlockMonitor(KSP ksp, const PetscBool iterate
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* x_j += M^{-1} dx_j (right preconditioning) or dx_j of the columns whose rebuild made dx_j: with a preconditioner other
+   than the identity on the right, one PCMatApply() per run of consecutive columns on their dx_j, side by side in W */
+static PetscErrorCode KSPCABiCGStabBlockIncrements(KSP ksp)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk  = cab->block;
+
+  PetscFunctionBegin;
+  if (ksp->pc_side != PC_RIGHT || cab->identity_pc || !bk->batch) {
+    for (PetscInt j = 0; j < bk->m; j++)
+      if (bk->o[j].increment) PetscCall(KSPCABiCGStabAddIncrement(bk->col[j], bk->x[j], bk->x[j]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
+    for (c = 0; j0 + c < bk->m && bk->o[j0 + c].increment; c++) { }
+    if (!c) continue;
+    PetscCall(KSPCABiCGStabBlockViews(ksp, c)); /* Zv[c]: nloc x c */
+    PetscCall(MatDensePlaceArray(bk->Xv[c], bk->W + ((size_t)2 * bk->mcap + j0) * bk->ld));
+    PetscCall(PCMatApply(ksp->pc, bk->Xv[c], bk->Zv[c]));
+    PetscCall(MatDenseResetArray(bk->Xv[c]));
+    for (PetscInt j = j0; j < j0 + c; j++) {
+      Vec z;
+
+      PetscCall(MatDenseGetColumnVecRead(bk->Zv[c], j - j0, &z));
+      PetscCall(VecAXPY(bk->x[j], 1.0, z));
+      PetscCall(MatDenseRestoreColumnVecRead(bk->Zv[c], j - j0, &z));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One round: an outer iteration of every live column, with one reduction (two, once per solve, where a monomial basis is
    rescaled, as in the single solve) */
 static PetscErrorCode KSPCABiCGStabBlockRound(KSP ksp, PetscInt *nred)
@@ -427,9 +464,14 @@ static PetscErrorCode KSPCABiCGStabBlockRound(KSP ksp, PetscInt *nred)
     PetscCall(KSPCABiCGStabBlockGram(ksp, nred));
   }
   for (PetscInt j = 0; j < bk->m; j++) {
-    if (!bk->live[j]) continue;
-    PetscCall(KSPCABiCGStabOuterRest(bk->col[j], &bk->o[j]));
-    bk->o[j].k++;
+    bk->sel[j]         = PETSC_FALSE; /* rebuilt */
+    bk->o[j].increment = PETSC_FALSE;
+    if (bk->live[j]) PetscCall(KSPCABiCGStabOuterIterate(bk->col[j], &bk->o[j], &bk->sel[j]));
+  }
+  PetscCall(KSPCABiCGStabBlockIncrements(ksp));
+  for (PetscInt j = 0; j < bk->m; j++) {
+    if (bk->sel[j]) PetscCall(KSPCABiCGStabOuterFinish(bk->col[j], &bk->o[j]));
+    if (bk->live[j]) bk->o[j].k++;
   }
   PetscCall(KSPCABiCGStabBlockMonitor(ksp, bk->live));
   for (PetscInt j = 0; j < bk->m; j++) bk->live[j] = bk->live[j] && !bk->col[j]->reason ? PETSC_TRUE : PETSC_FALSE;
@@ -522,7 +564,7 @@ PetscErrorCode KSPMatSolve_CABiCGStab(KSP ksp, Mat B, Mat X)
   PetscScalar         *xa;
   PetscInt             m, ldb, ldx, nred = 0, rounds = 0;
   PetscBool            live = PETSC_TRUE;
-  const char          *why = NULL;
+  const char          *why  = NULL;
 
   PetscFunctionBegin;
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));

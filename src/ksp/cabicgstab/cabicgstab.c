@@ -369,14 +369,14 @@ static PetscErrorCode KSPCABiCGStabCombine(KSP ksp, PetscInt nb, PetscInt first,
   PetscCall(PetscBLASIntCast(cab->nloc, &m));
   PetscCall(PetscBLASIntCast(ncols, &n));
   PetscCall(PetscBLASIntCast(nb, &k));
-  if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &one, cab->V + cab->ldv, &cab->ldv, cab->coef + nb * first, &k, &zero, cab->W + cab->ld * first, &cab->ld));
+  if (m > 0) PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &one, cab->V + cab->ldv, &cab->ldv, cab->coef + nb * first, &k, &zero, cab->W + (size_t)cab->ldw * first, &cab->ldw));
   PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * ncols));
   for (PetscInt i = first; i < first + ncols; i++) PetscCall(PetscObjectStateIncrease((PetscObject)cab->Wcol[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = x + M^{-1} dx (right preconditioning) or x + dx (left), where dx = W(:,2) */
-static PetscErrorCode KSPCABiCGStabAddIncrement(KSP ksp, Vec x, Vec y)
+PetscErrorCode KSPCABiCGStabAddIncrement(KSP ksp, Vec x, Vec y)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
 
@@ -733,17 +733,16 @@ static PetscErrorCode KSPCABiCGStabAdaptS(KSP ksp, KSPCABiCGStabOuter *o)
 }
 
 /*
-   Lines 22-24: [p, r, dx] = [P, R] [a, c, e], x += M^{-1} dx (only dx when the solve ends, unless a convergence claim is
-   to be checked: a failed check goes on with p), then what follows an outer iteration: the drift estimate, the check
-   of a convergence claim, residual replacement, adaptive s.
+   Lines 22-24: [p, r, dx] = [P, R] [a, c, e] (only dx when the solve ends, unless a convergence claim is to be checked: a
+   failed check goes on with p), and the drift estimate. o->increment: x is to be updated by M^{-1} dx (right
+   preconditioning) or dx (left), KSPCABiCGStabAddIncrement(), before KSPCABiCGStabOuterFinish().
 */
-static PetscErrorCode KSPCABiCGStabOuterEnd(KSP ksp, KSPCABiCGStabOuter *o)
+static PetscErrorCode KSPCABiCGStabOuterRebuild(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab      = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  nb       = o->nb;
   const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
   PetscScalar    *a = cab->coef, *c = cab->coef + nb, *e = cab->coef + 2 * nb, *G = cab->GG + nb;
-  PetscBool       check;
 
   PetscFunctionBegin;
   if (o->restart) PetscCall(PetscArraycpy(a, c, nb));     /* p = r */
@@ -754,16 +753,23 @@ static PetscErrorCode KSPCABiCGStabOuterEnd(KSP ksp, KSPCABiCGStabOuter *o)
     o->xscale += escale;
     o->drift += PETSC_MACHINE_EPSILON * (KSPCABiCGStabCoordinateScale(nb, G, c) + o->tau * escale);
   }
-  check = ksp->reason > 0 && wantnorm && o->drift > KSPCABICGSTAB_CHECK_FRACTION * o->ttol ? PETSC_TRUE : PETSC_FALSE;
+  o->check     = ksp->reason > 0 && wantnorm && o->drift > KSPCABICGSTAB_CHECK_FRACTION * o->ttol ? PETSC_TRUE : PETSC_FALSE;
+  o->increment = ksp->reason != KSP_DIVERGED_NANORINF ? PETSC_TRUE : PETSC_FALSE; /* else the basis may hold Inf/NaN (0 * NaN = NaN): keep x_m, the last finite iterate */
   PetscCall(PetscLogEventBegin(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
-  if (ksp->reason != KSP_DIVERGED_NANORINF) { /* else the basis may hold Inf/NaN (0 * NaN = NaN): keep x_m, the last finite iterate */
-    if (ksp->reason && !check) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
-    else PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
-    PetscCall(KSPCABiCGStabAddIncrement(ksp, ksp->vec_sol, ksp->vec_sol));
-  }
-  cab->nb_pending = 0;
+  if (o->increment && ksp->reason && !o->check) PetscCall(KSPCABiCGStabCombine(ksp, nb, 2, 1));
+  else if (o->increment) PetscCall(KSPCABiCGStabCombine(ksp, nb, 0, 3));
   PetscCall(PetscLogEventEnd(CAKRYLOV_CARebuild, ksp, 0, 0, 0));
-  if (check) PetscCall(KSPCABiCGStabCheckConvergence(ksp, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What follows an outer iteration, x updated: the check of a convergence claim, residual replacement, adaptive s */
+PetscErrorCode KSPCABiCGStabOuterFinish(KSP ksp, KSPCABiCGStabOuter *o)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  cab->nb_pending = 0;
+  if (o->check) PetscCall(KSPCABiCGStabCheckConvergence(ksp, o));
   else if (!ksp->reason && !o->test_pending) { /* replacement when the drift crosses sqrt(eps) ||r|| and has grown since r was last b - A x (Van der Vorst and Ye) */
     const PetscBool small = o->drift <= PetscSqrtReal(PETSC_MACHINE_EPSILON) * ksp->rnorm ? PETSC_TRUE : PETSC_FALSE;
 
@@ -808,11 +814,14 @@ PetscErrorCode KSPCABiCGStabSolveBegin(KSP ksp, KSPCABiCGStabOuter *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After the Gram matrix: the test that waited for it, lines 9-21 and lines 22-24 (nothing more when the test ended the
-   solve, or replaced r so that the next outer iteration starts over from it) */
-PetscErrorCode KSPCABiCGStabOuterRest(KSP ksp, KSPCABiCGStabOuter *o)
+/* After the Gram matrix: the test that waited for it, lines 9-21 and the rebuild of lines 22-24; *rebuilt: the outer
+   iteration went that far (not when the test ended the solve, or replaced r so that the next outer iteration starts
+   over from it), and KSPCABiCGStabOuterFinish() is to follow, after x is updated where o->increment says */
+PetscErrorCode KSPCABiCGStabOuterIterate(KSP ksp, KSPCABiCGStabOuter *o, PetscBool *rebuilt)
 {
   PetscFunctionBegin;
+  *rebuilt     = PETSC_FALSE;
+  o->increment = PETSC_FALSE;
   if (o->test_pending) {
     PetscBool again;
 
@@ -820,7 +829,8 @@ PetscErrorCode KSPCABiCGStabOuterRest(KSP ksp, KSPCABiCGStabOuter *o)
     if (ksp->reason || again) PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(KSPCABiCGStabInnerIterations(ksp, o));
-  PetscCall(KSPCABiCGStabOuterEnd(ksp, o));
+  PetscCall(KSPCABiCGStabOuterRebuild(ksp, o));
+  *rebuilt = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -830,14 +840,17 @@ static PetscErrorCode KSPSolve_CABiCGStab(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(KSPCABiCGStabSolveBegin(ksp, &o));
+  /* per outer iteration: lines 6-8 (bases, Gram matrix, one reduction), 9-21 (inner iterations), 22-24 (rebuild, x) */
   for (o.k = 0; !ksp->reason; o.k++) {
-    PetscBool again;
+    PetscBool again, rebuilt;
 
     PetscCall(KSPCABiCGStabOuterPrepare(ksp, &o));
     PetscCall(KSPCABiCGStabBasesAndGram(ksp, &o));
     PetscCall(KSPCABiCGStabMonomialScale(ksp, &o, &again));
     if (again) PetscCall(KSPCABiCGStabBasesAndGram(ksp, &o)); /* p, r and rt are still in V */
-    PetscCall(KSPCABiCGStabOuterRest(ksp, &o));
+    PetscCall(KSPCABiCGStabOuterIterate(ksp, &o, &rebuilt));
+    if (o.increment) PetscCall(KSPCABiCGStabAddIncrement(ksp, ksp->vec_sol, ksp->vec_sol));
+    if (rebuilt) PetscCall(KSPCABiCGStabOuterFinish(ksp, &o));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -890,7 +903,7 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&cab->Wcol[i]));
   PetscCall(VecDestroy(&cab->t));
   if (!cab->V_shared) PetscCall(PetscFree(cab->V));
-  PetscCall(PetscFree(cab->W));
+  if (!cab->V_shared) PetscCall(PetscFree(cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
   PetscCall(PetscFree(cab->packed));
   PetscCall(PetscFree3(cab->Td, cab->GTd, cab->Gc));
@@ -919,13 +932,13 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
   PetscCall(PetscBLASIntCast(PetscMax(cab->nloc, 1), &cab->ld));
 
   if (!cab->V_shared) {
-    cab->ldv = cab->ld;
+    cab->ldv = cab->ldw = cab->ld;
     PetscCall(PetscMalloc1((size_t)cab->ld * (4 * s + 2), &cab->V));
+    PetscCall(PetscMalloc1((size_t)cab->ld * 3, &cab->W));
   }
-  PetscCall(PetscMalloc1((size_t)cab->ld * 3, &cab->W));
   PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
   for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->W + (size_t)cab->ld * i, &cab->Wcol[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
   PetscCall(VecDuplicate(tmpl[0], &cab->t));
   PetscCall(VecDestroyVecs(1, &tmpl));
 

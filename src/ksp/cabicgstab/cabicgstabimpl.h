@@ -43,12 +43,12 @@ typedef struct {
   /* storage, allocated in KSPSetUp() for s_alloc = s */
   PetscInt              s_alloc;
   PetscInt              nloc;                               /* local length of the vectors */
-  PetscBLASInt          ld;                                 /* leading dimension of W: max(nloc, 1) */
-  PetscBLASInt          ldv;                                /* leading dimension of V: ld, or m ld for a column of a block solve */
+  PetscBLASInt          ld;                                 /* max(nloc, 1) */
+  PetscBLASInt          ldv, ldw;                           /* leading dimensions of V and W: ld, or M ld for a column of a block solve */
   PetscScalar          *V;                                  /* ldv x (4s+2): column 0 is rt, then the 2s_k+1 columns of P, then the 2s_k of R */
-  PetscBool             V_shared;                           /* V is a column of the bases of a block solve (block.c), which owns it */
+  PetscBool             V_shared;                           /* V and W are a column of the arrays of a block solve (block.c), which owns them */
   Vec                  *Vcol;                               /* the columns of V as Vecs (they share V's memory) */
-  PetscScalar          *W;                                  /* ld x 3: [p, r, dx] rebuilt at the end of an outer iteration */
+  PetscScalar          *W;                                  /* ldw x 3: [p, r, dx] rebuilt at the end of an outer iteration */
   Vec                   Wcol[3];                            /* the columns of W as Vecs */
   Vec                   t;                                  /* work vector of the operator application */
   PetscBool             identity_pc;                        /* PCNONE without diagonal scaling: Â = A, applied without the copy PCApply would make */
@@ -94,6 +94,8 @@ typedef struct {
   PetscReal   xscale;       /* sum of the coordinate scales of the updates of x since the last true residual */
   PetscReal   tau;          /* estimate of ||Â|| */
   PetscReal   ttol;         /* the tolerance of the default convergence test, max(rtol ||r_0||, abstol) */
+  PetscBool   check;        /* the rebuild found a convergence claim to check against b - A x */
+  PetscBool   increment;    /* the rebuild made dx: x is to be updated by M^{-1} dx (right) or dx (left) */
 } KSPCABiCGStabOuter;
 
 /* The phases of one outer iteration, for the single solve (cabicgstab.c) and the block solve of KSPMatSolve() (block.c) */
@@ -106,7 +108,9 @@ PETSC_INTERN PetscInt       KSPCABiCGStabGramCount(KSP_CABiCGStab *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabGramLocal(KSP, PetscInt, PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabGramUnpack(KSP, PetscInt, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabMonomialScale(KSP, KSPCABiCGStabOuter *, PetscBool *);
-PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterRest(KSP, KSPCABiCGStabOuter *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterIterate(KSP, KSPCABiCGStabOuter *, PetscBool *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabAddIncrement(KSP, Vec, Vec);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterFinish(KSP, KSPCABiCGStabOuter *);
 
 PETSC_INTERN PetscErrorCode KSPCABiCGStabAllocate(KSP);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabWrapColumn(Vec, PetscScalar *, Vec *);
