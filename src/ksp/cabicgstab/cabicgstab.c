@@ -1779,8 +1779,10 @@ PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stat
    that `PCMG` applies one cycle to the block and its bottom solver gets a `KSPMatSolve()` (with the bottom hook: this
    block solve). Each column keeps everything of its own `KSPSolve()`: s_k, adaptive s, residual replacement, the check
    of a convergence claim (one reduction for that column), iteration count and reason
-   (`CAKrylovKSPGetMatSolveConvergedReasons()`); one spectrum estimate serves all columns. A block of one column is
-   `KSPSolve()`'s iteration bit for bit. `KSPGetIterationNumber()` is the largest column count, `KSPGetConvergedReason()`
+   (`CAKrylovKSPGetMatSolveConvergedReasons()`); one spectrum estimate serves all columns. With right preconditioning
+   the preconditioner is applied to blocks only (`PCMatApply()`, also for x += M^{-1} dx), never column by column; with
+   left preconditioning the initial residual and a checked claim apply it per column. With the identity preconditioner
+   a block of one column is `KSPSolve()`'s iteration bit for bit. `KSPGetIterationNumber()` is the largest column count, `KSPGetConvergedReason()`
    that of the first column that failed (else of the longest); `-ksp_monitor` prints once per round the largest residual
    norm tested in it, for that column's system. With a convergence test other than `KSPConvergedDefault()`, a null
    space, diagonal scaling, `KSPMatSolveTranspose()` or blocks that are not `MATSEQDENSE`/`MATMPIDENSE` the columns are
