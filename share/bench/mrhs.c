@@ -1,7 +1,8 @@
 static char help[] = "Multiple right-hand sides on the 7-point 3D Laplacian or another stencil operator (Dirichlet boundary eliminated): the time per RHS-iteration of\n\
 m separate PETSc bcgs KSPSolve()s, PETSc's KSPMatSolve() with bcgs, m separate PETSc pipebcgs KSPSolve()s (the paper's\n\
 baseline of its pipelined block), and KSPMatSolve() with cakrylov's bcgsm, pipebcgsm and rbicgstab (their default\n\
-layout, interleaved with these PCs) and bcgsm in the dense layout; the bytes each RHS-iteration moves (a model) against the\n\
+layout, auto: the faster layout measured at the first block solve; its path is that of the product's log event) and bcgsm in the\n\
+dense and in the interleaved layout; the bytes each RHS-iteration moves (a model) against the\n\
 STREAM triad measured in the same run; and the layout of the m columns for one SpMV: dense column-major (AIJ x MATDENSE,\n\
 MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m), MatMult() on a vector of N m entries).\n\
   -n <200>             : grid points per direction (N = n^dim unknowns)\n\
@@ -11,7 +12,7 @@ MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m
   -pc_type <none|jacobi> : preconditioner of every KSP\n\
   -its <4>             : iterations per solve (every column runs exactly this many: rtol 1e-30)\n\
   -runs <3>            : timed solves per (m, method), after a warm-up solve of one iteration\n\
-  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,bcgsm-dense,pipebcgsm,rbicgstab\n\
+  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,bcgsm-dense,bcgsm-inter,pipebcgsm,rbicgstab\n\
   -layout <true>       : time one SpMV of m columns dense and MAIJ for every m > 1 of -m\n\
   -breakdown <true>    : per method, the time per solve in the operator (MatMult, or MatMatMultNum in the dense layout) and\n\
                          in the fused passes (CAKVecFused) by PETSc's log events: median, spread, GB/s of their model bytes\n\
@@ -27,27 +28,28 @@ MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m
 
 #include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files */
 
-#define NMETHODS 7
+#define NMETHODS 8
 #define MAXM     8
 
 typedef struct {
-  const char *name;
-  KSPType     type;
-  PetscBool   separate; /* m KSPSolve()s on the columns; otherwise one KSPMatSolve() */
-  PetscBool   right;    /* right preconditioning, as in merged.c */
-  PetscBool   ours;     /* the library's types skip the identity PC; PETSc's copy the vector */
-  PetscReal   vec[2];   /* vector reads+writes per iteration and column besides SpMV and PC (PC none, with a PC): merged.c's counts */
-  PetscBool   dense;    /* the block solver in the dense layout (otherwise auto: interleaved with PC none and Jacobi for m > 1) */
+  const char            *name;
+  KSPType                type;
+  PetscBool              separate; /* m KSPSolve()s on the columns; otherwise one KSPMatSolve() */
+  PetscBool              right;    /* right preconditioning, as in merged.c */
+  PetscBool              ours;     /* the library's types skip the identity PC; PETSc's copy the vector */
+  PetscReal              vec[2];   /* vector reads+writes per iteration and column besides SpMV and PC (PC none, with a PC): merged.c's counts */
+  CAKrylovMatSolveLayout layout;   /* of the block solver (auto: measured at the first block solve, for m > 1 with PC none or Jacobi) */
 } Method;
 
 static const Method methods[NMETHODS] = {
-  {"bcgs-separate",     KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
-  {"bcgs-matsolve",     KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}, PETSC_FALSE},
-  {"pipebcgs-separate", KSPPIPEBCGS,  PETSC_TRUE,  PETSC_TRUE,  PETSC_FALSE, {56, 56}, PETSC_FALSE}, /* the paper's baseline of its pipelined block */
-  {"bcgsm",             KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_FALSE},
-  {"bcgsm-dense",       KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, PETSC_TRUE }, /* the same block in the dense layout */
-  {"pipebcgsm",         KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}, PETSC_FALSE},
-  {"rbicgstab",         KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}, PETSC_FALSE},
+  {"bcgs-separate",     KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
+  {"bcgs-matsolve",     KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
+  {"pipebcgs-separate", KSPPIPEBCGS,  PETSC_TRUE,  PETSC_TRUE,  PETSC_FALSE, {56, 56}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       }, /* the paper's baseline of its pipelined block */
+  {"bcgsm",             KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
+  {"bcgsm-dense",       KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, CAKRYLOV_MATSOLVE_LAYOUT_DENSE      }, /* the same block in each layout */
+  {"bcgsm-inter",       KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED},
+  {"pipebcgsm",         KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
+  {"rbicgstab",         KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
 };
 
 static const char *const PCTypes[] = {"none", "jacobi"};
@@ -138,33 +140,34 @@ static PetscErrorCode PrintBreakdown(MPI_Comm comm, PetscInt runs, PetscReal tsp
   PetscFunctionReturn(0);
 }
 
-/* The time and the calls of the operator's event (MatMult, or MatMatMultNum for the dense product) and of the fused passes
-   (CAKVecFused) so far on this rank (0 without logging: -breakdown false) */
-static PetscErrorCode EventTimes(PetscBool dense, PetscLogDouble v[4])
+/* The time and the calls of the operator's events (MatMult; MatMatMultNum, the dense layout's product) and of the fused
+   passes (CAKVecFused) so far on this rank, in that order (0 without logging: -breakdown false) */
+static PetscErrorCode EventTimes(PetscLogDouble v[6])
 {
-  PetscLogEvent      spmv, fused;
-  PetscEventPerfInfo a = {0}, b = {0};
-  PetscBool          active;
+  const char *const names[3] = {"MatMult", "MatMatMultNum", "CAKVecFused"};
+  PetscBool         active;
 
   PetscFunctionBegin;
-  v[0] = v[1] = v[2] = v[3] = 0.0;
+  for (PetscInt k = 0; k < 6; k++) v[k] = 0.0;
   PetscCall(PetscLogIsActive(&active));
   if (!active) PetscFunctionReturn(0);
-  PetscCall(PetscLogEventGetId(dense ? "MatMatMultNum" : "MatMult", &spmv));
-  PetscCall(PetscLogEventGetId("CAKVecFused", &fused));
-  PetscCall(PetscLogEventGetPerfInfo(0, spmv, &a));
-  PetscCall(PetscLogEventGetPerfInfo(0, fused, &b));
-  v[0] = a.time;
-  v[1] = a.count;
-  v[2] = b.time;
-  v[3] = b.count;
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscLogEvent      e;
+    PetscEventPerfInfo info = {0};
+
+    PetscCall(PetscLogEventGetId(names[k], &e));
+    PetscCall(PetscLogEventGetPerfInfo(0, e, &info));
+    v[2 * k]     = info.time;
+    v[2 * k + 1] = info.count;
+  }
   PetscFunctionReturn(0);
 }
 
 /* The times per RHS-iteration of runs solves (slowest rank, from a barrier), after a warm-up solve of one iteration that
    allocates what the solver keeps; per solve, the time in the operator (tspmv, with its calls nspmv) and in the fused
-   passes (tfused), slowest rank; *block: the type advanced the columns together (it has a block solver) */
-static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscReal tspmv[], PetscReal tfused[], PetscInt *nspmv, PetscBool *block)
+   passes (tfused), slowest rank; *block: the type advanced the columns together (it has a block solver), *dense: in the
+   dense layout (the product's event ran) */
+static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscReal tspmv[], PetscReal tfused[], PetscInt *nspmv, PetscBool *block, PetscBool *dense)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   KSP      ksp;
@@ -179,27 +182,28 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
   PetscCall(KSPGetPC(ksp, &kpc));
   PetscCall(PCSetType(kpc, pc ? PCJACOBI : PCNONE));
   PetscCall(KSPSetFromOptions(ksp));
-  if (method->dense) PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, CAKRYLOV_MATSOLVE_LAYOUT_DENSE));
+  if (method->layout != CAKRYLOV_MATSOLVE_LAYOUT_AUTO) PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, method->layout));
   PetscCall(KSPSetUp(ksp));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", &f));
   *block = !method->separate && f ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(Solve(ksp, method, B, X, m, 1));
   PetscCallMPI(MPI_Pcontrol(1)); /* cakpmpi: count the timed solves only (with CAKPMPI_PAUSED=1) */
   for (PetscInt r = 0; r < runs; r++) {
-    double          t0, tl[3], tmax[3];
-    PetscLogDouble  e0[4], e1[4];
-    const PetscBool dense = *block && (method->dense || m == 1) ? PETSC_TRUE : PETSC_FALSE; /* auto runs one column dense */
+    double         t0, tl[4], tmax[4];
+    PetscLogDouble e0[6], e1[6];
 
     PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(EventTimes(dense, e0));
+    PetscCall(EventTimes(e0));
     t0 = MPI_Wtime();
     PetscCall(Solve(ksp, method, B, X, m, its));
     tl[0] = MPI_Wtime() - t0;
-    PetscCall(EventTimes(dense, e1));
-    tl[1]  = e1[0] - e0[0];
-    tl[2]  = e1[2] - e0[2];
-    *nspmv = (PetscInt)(e1[1] - e0[1]);
-    PetscCallMPI(MPI_Allreduce(tl, tmax, 3, MPI_DOUBLE, MPI_MAX, comm));
+    PetscCall(EventTimes(e1));
+    tl[3]  = e1[3] - e0[3] > 0 ? 1.0 : 0.0; /* the dense product ran: the dense layout */
+    tl[1]  = tl[3] > 0 ? e1[2] - e0[2] : e1[0] - e0[0];
+    tl[2]  = e1[4] - e0[4];
+    *nspmv = (PetscInt)(tl[3] > 0 ? e1[3] - e0[3] : e1[1] - e0[1]);
+    PetscCallMPI(MPI_Allreduce(tl, tmax, 4, MPI_DOUBLE, MPI_MAX, comm));
+    *dense    = *block && (tmax[3] > 0 || m == 1 || method->layout == CAKRYLOV_MATSOLVE_LAYOUT_DENSE) ? PETSC_TRUE : PETSC_FALSE;
     t[r]      = tmax[0] / (its * m);
     tspmv[r]  = tmax[1];
     tfused[r] = tmax[2];
@@ -345,13 +349,13 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "method             path        median     min     max   bcgs-separate      MB     GB/s  of triad\n"));
     PetscCall(PetscPrintf(comm, "-----------------  -------  --------  ------  ------  -------------  ------  -------  --------\n"));
     for (PetscInt k = 0; k < NMETHODS; k++) {
-      PetscBool block        = PETSC_FALSE;
+      PetscBool block = PETSC_FALSE, dense = PETSC_FALSE;
       char      speedstr[16] = "-";
       PetscReal tmin = PETSC_MAX_REAL, tmax = 0.0, spmv, pcbytes, bytes, speedup = -1.0;
       PetscInt  nspmv = 0;
 
       if (!selected[k]) continue;
-      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, tsp, tfu, &nspmv, &block));
+      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, tsp, tfu, &nspmv, &block, &dense));
       for (PetscInt r = 0; r < runs; r++) {
         tmin = PetscMin(tmin, t[r]);
         tmax = PetscMax(tmax, t[r]);
@@ -361,13 +365,13 @@ int main(int argc, char **argv)
         speedup = med[0] / med[k];
         PetscCall(PetscSNPrintf(speedstr, sizeof(speedstr), "%.3f", (double)speedup));
       }
-      spmv    = block ? ((methods[k].dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
-      pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);                                    /* jacobi: 2 applications; none: PETSc's types copy twice */
+      spmv    = block ? ((dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
+      pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);                         /* jacobi: 2 applications; none: PETSc's types copy twice */
       bytes   = 2.0 * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
-      PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
+      PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
       if (fp)
-        fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (methods[k].dense || m == 1 ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
-      if (breakdown) PetscCall(PrintBreakdown(comm, runs, tsp, tfu, tmin, tmax, nspmv, block ? ((methods[k].dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) : mbytes + 16.0 * N, 8.0 * N * m * methods[k].vec[pc] * its, stream ? triad : 0.0));
+        fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
+      if (breakdown) PetscCall(PrintBreakdown(comm, runs, tsp, tfu, tmin, tmax, nspmv, block ? ((dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) : mbytes + 16.0 * N, 8.0 * N * m * methods[k].vec[pc] * its, stream ? triad : 0.0));
     }
     if (selected[2] && selected[5]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[5])));
     PetscCall(PetscPrintf(comm, "\n"));
