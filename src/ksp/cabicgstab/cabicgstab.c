@@ -587,6 +587,41 @@ static PetscErrorCode KSPCABiCGStabRestart(KSP ksp, KSPCABiCGStabOuter *o)
 }
 
 /*
+   Line 9: a_0 = e_{P_0}, c_0 = e_{R_0}, e_0 = 0, and rho = (rt, r) = (g, c_0); or, resuming at omega after a half step
+   (r = q, rho kept), the test of ||q||, now resolved: below the tolerance, x + alpha p (already in x) is the solution
+   (*counted: that iteration is counted and tested; a convergence test of the user's own may want more)
+*/
+static PetscErrorCode KSPCABiCGStabInnerStart(KSP ksp, KSPCABiCGStabOuter *o, PetscScalar *rho, PetscBool *counted)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb = o->nb, iR0 = 2 * o->sk + 1;
+  PetscScalar    *g = cab->GG, *G = cab->GG + nb;
+
+  PetscFunctionBegin;
+  *counted = PETSC_FALSE;
+  PetscCall(PetscArrayzero(cab->coef, 3 * nb));
+  cab->coef[0]        = 1.0; /* a */
+  cab->coef[nb + iR0] = 1.0; /* c */
+  cab->nb_pending     = nb;
+  if (o->resume) {
+    const PetscReal qnorm = PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]));
+
+    o->resume = PETSC_FALSE;
+    if (ksp->normtype != KSP_NORM_NONE && qnorm <= o->ttol) {
+      PetscCall(KSPCABiCGStabNextIteration(ksp));
+      PetscCall(CAKrylovKSPConvergenceTest(ksp, qnorm));
+      *counted = PETSC_TRUE;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *rho = g[iR0];                                                                        /* (rt, r_m) = (g, c_0) */
+  if (*rho == 0.0 && G[iR0 + nb * iR0] != 0.0) PetscCall(KSPCABiCGStabRestart(ksp, o)); /* rt orthogonal to r != 0 */
+  else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL;                  /* r = 0 exactly (seen with KSP_NORM_NONE) */
+  else PetscCall(CAKrylovKSPCheckCoefficient(ksp, *rho, "(rt, r)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    Lines 9-21: s_k iterations of BiCGStab on the coordinate vectors a, c, e of p, r and x - x_m, no communication.
 
    The Gram matrix gives squared norms (x, G x) with an absolute error of eps (sum_i |x_i| ||y_i||)^2: near a
@@ -601,36 +636,16 @@ static PetscErrorCode KSPCABiCGStabRestart(KSP ksp, KSPCABiCGStabOuter *o)
 static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt  nb = o->nb, iR0 = 2 * o->sk + 1;
+  const PetscInt  nb = o->nb;
   const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
   PetscScalar    *a = cab->coef, *c = cab->coef + nb, *e = cab->coef + 2 * nb, *g = cab->GG, *G = cab->GG + nb;
   PetscScalar    *d = cab->d, *Ta = cab->Ta, *Td = cab->Td, *GTd = cab->GTd;
   PetscScalar     rho = o->rho, alpha = o->alpha, omega, beta;
-  PetscBool       resume = o->resume, counted = PETSC_FALSE;
+  PetscBool       resume = o->resume, counted;
 
   PetscFunctionBegin;
-  /* line 9: a_0 = e_{P_0}, c_0 = e_{R_0}, e_0 = 0 */
-  PetscCall(PetscArrayzero(cab->coef, 3 * nb));
-  a[0]            = 1.0;
-  c[iR0]          = 1.0;
-  cab->nb_pending = nb;
-  o->resume       = PETSC_FALSE;
-  if (resume) { /* r = q of the half step: ||q|| resolved now; below the tolerance, x + alpha p (already in x) is the solution */
-    const PetscReal qnorm = PetscSqrtReal(PetscAbsScalar(G[iR0 + nb * iR0]));
-
-    if (wantnorm && qnorm <= o->ttol) {
-      PetscCall(KSPCABiCGStabNextIteration(ksp));
-      PetscCall(CAKrylovKSPConvergenceTest(ksp, qnorm));
-      if (ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
-      counted = PETSC_TRUE; /* a convergence test of the user's own wants more: the iteration goes on at omega */
-    }
-  } else {
-    rho = g[iR0];                                                                        /* (rt, r_m) = (g, c_0) */
-    if (rho == 0.0 && G[iR0 + nb * iR0] != 0.0) PetscCall(KSPCABiCGStabRestart(ksp, o)); /* rt orthogonal to r != 0 */
-    else if (G[iR0 + nb * iR0] == 0.0) ksp->reason = KSP_CONVERGED_ATOL;                 /* r = 0 exactly (seen with KSP_NORM_NONE) */
-    else PetscCall(CAKrylovKSPCheckCoefficient(ksp, rho, "(rt, r)"));
-  }
-
+  PetscCall(KSPCABiCGStabInnerStart(ksp, o, &rho, &counted));
+  if (counted && ksp->reason) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt j = 0; j < o->sk && !ksp->reason && !o->restart; j++) {
     PetscScalar qAq, AqAq, rho_new;
     PetscReal   qq, rr = 0.0;
