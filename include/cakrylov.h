@@ -130,7 +130,7 @@ CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetReplacementPeriod(KSP, PetscInt *)
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMSetProgress(KSP, CAKrylovProgressType, PetscInt);
 CAKRYLOV_EXTERN PetscErrorCode KSPPIPEBCGSMGetProgress(KSP, CAKrylovProgressType *, PetscInt *);
 
-/* KSPMatSolve() of the types with a block solver (KSPBCGSM, KSPPIPEBCGSM, KSPRBICGSTAB): how each column of the last block ended */
+/* KSPMatSolve() of the types with a block solver (KSPBCGSM, KSPPIPEBCGSM, KSPRBICGSTAB, KSPCABICGSTAB): how each column of the last block ended */
 CAKRYLOV_EXTERN PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP, PetscInt *, const KSPConvergedReason *[], const PetscInt *[]);
 
 /*E
@@ -138,13 +138,14 @@ CAKRYLOV_EXTERN PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP, Petsc
    their m columns
 
    Values:
-+  `CAKRYLOV_MATSOLVE_LAYOUT_AUTO`        - interleaved where it applies (the identity preconditioner or `PCJACOBI`)
-                                            with more than one column, dense otherwise
++  `CAKRYLOV_MATSOLVE_LAYOUT_AUTO`        - for more than one column with the identity or `PCJACOBI`, the layout
+                                            measured the faster for the operator at its first block solve (`-ksp_view`
+                                            shows it); dense otherwise
 .  `CAKRYLOV_MATSOLVE_LAYOUT_DENSE`       - column-major blocks: the operator is one AIJ x dense `MatProductNumeric()`,
                                             the preconditioner one `PCMatApply()`; columns that end leave the block
 -  `CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED` - row-wise blocks (the m values of a row side by side): the operator is one
-                                            `MatMult()` of `MatCreateMAIJ()` (one pass over the matrix for all m
-                                            columns), `PCJACOBI` one fused pass, every vector pass one sweep over the
+                                            interleaved SpMV (one pass over the matrix for all m columns, per column
+                                            the bits of `MatMult()` of `MatCreateMAIJ()`), `PCJACOBI` one fused pass, every vector pass one sweep over the
                                             rows for all columns; columns that end stay in place, untouched
 
    Level: intermediate

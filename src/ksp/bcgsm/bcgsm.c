@@ -406,12 +406,16 @@ static PetscErrorCode KSPSetFromOptions_BCGSM(KSP ksp, CAKrylovOptionItems Petsc
    on `VECSEQ`/`VECMPI` arrays and fall back to PETSc's Vec operations for other vector types.
 
    `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
-   together, in the layout of `CAKrylovMatSolveLayout`. Interleaved (the default with no preconditioner or `PCJACOBI`):
-   v = Â p and t = Â s are one `MatMult()` of `MatCreateMAIJ()` each (one pass over the matrix for all m columns) and
-   one fused Jacobi pass, and each fused group is one sweep over the rows for all columns. Dense (every other
+   together, in the layout of `CAKrylovMatSolveLayout`. Interleaved (no preconditioner or `PCJACOBI`): v = Â p and
+   t = Â s are one interleaved SpMV each (the library's kernel on the AIJ arrays, one pass over the matrix for all m
+   columns, per column the bits of `MatMult()` of `MatCreateMAIJ()`) and one fused Jacobi pass, and each fused group is
+   one sweep over the rows for all columns. Dense (every other
    preconditioner): one AIJ x dense product and one `PCMatApply()` each on the columns still iterating (PETSc applies a
    PC without a block kernel column by column), the fused passes per column. In both, the dots of all columns of each
-   reduction point are summed by one reduction: 3 per iteration for the block. Each column
+   reduction point are summed by one reduction: 3 per iteration for the block. With the default auto layout, the
+   first block solve of an operator (and each one after its nonzero state or m changes) times one SpMV and one fused
+   pass in both layouts and keeps the faster for more than one column with no preconditioner or `PCJACOBI` (one more
+   reduction in that solve); `-ksp_view` shows the choice and the times. Each column
    has its own coefficients and the test of `KSPConvergedDefault()` (rtol, abstol, divtol, max_it, the norm type, and
    -ksp_converged_use_initial_residual_norm / _min_initial_residual_norm / -ksp_converged_maxits) applied to it alone;
    a column that converges, breaks down or meets NaN stops while the others go on, and a column's iterates are those

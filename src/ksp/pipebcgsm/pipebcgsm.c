@@ -732,7 +732,7 @@ PetscErrorCode KSPPIPEBCGSMGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
    fallback to a `KSPSolve()` per column, and for the two layouts, `CAKrylovMatSolveLayout`): each z^ = M^{-1} z,
    v = A z^ and w^ = M^{-1} w, t = A w^ is one block preconditioner application (a fused Jacobi pass, or `PCMatApply()`)
-   and one block operator application (a `MatMult()` of `MatCreateMAIJ()`, or an AIJ x dense product), each fused group
+   and one block operator application (an interleaved SpMV, or an AIJ x dense product; auto measures which is faster, see `KSPBCGSM`), each fused group
    one pass for all columns (interleaved) or one per column (dense), and the
    dots of all columns of each reduction point are one `MPI_Iallreduce` in flight while those block applications run:
    2 reductions per iteration for the block, as for one system. Residual replacement works in the block path: the

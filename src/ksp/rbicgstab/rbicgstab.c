@@ -565,7 +565,7 @@ PetscErrorCode KSPRBiCGStabGetProgress(KSP ksp, CAKrylovProgressType *type, Pets
    `KSPMatSolve()` (dense B, X; a batch at a time with `-ksp_matsolve_batch_size`) advances the m columns' iterations
    together, as `KSPBCGSM` does (see its manual page for the per-column convergence tests, reasons, monitor and the
    fallback to a `KSPSolve()` per column, and for the two layouts, `CAKrylovMatSolveLayout`): v = A v^ and t = A t^
-   are one block operator application each (a `MatMult()` of `MatCreateMAIJ()`, or an AIJ x dense product), s = M^{-1} v
+   are one block operator application each (an interleaved SpMV, or an AIJ x dense product; auto measures which is faster, see `KSPBCGSM`), s = M^{-1} v
    and q = M^{-1} t one block preconditioner application each (a fused Jacobi pass, or `PCMatApply()`); each fused
    group is one pass for all columns (interleaved) or one per column (dense), and the dots
    of all columns of each reduction point are one `MPI_Iallreduce` in flight while the block's preconditioner runs:
