@@ -15,30 +15,12 @@ static char help[] = "KSPMatSolve() with KSPBCGSM (or -ksp_type pipebcgsm, rbicg
 
 #include "reductioncounter.h"
 #include "stencil.h"
+#include "blocktests.h"
 
 static PetscErrorCode UserConverged(KSP ksp, PetscInt n, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
 {
   PetscFunctionBegin;
   PetscCall(KSPConvergedDefault(ksp, n, rnorm, reason, ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ||v|| in the norm the KSP tests: ||v|| (right preconditioning, none) or ||M^{-1} v|| (left) */
-static PetscErrorCode TestNorm(KSP ksp, Vec v, PetscReal *norm)
-{
-  PCSide side;
-  PC     pc;
-  Vec    z;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetPCSide(ksp, &side));
-  if (side == PC_LEFT) {
-    PetscCall(VecDuplicate(v, &z));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCApply(pc, v, z));
-    PetscCall(VecNorm(z, NORM_2, norm));
-    PetscCall(VecDestroy(&z));
-  } else PetscCall(VecNorm(v, NORM_2, norm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,6 +11,7 @@ static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per
 
 #include "reductioncounter.h"
 #include "stencil.h"
+#include "blocktests.h"
 
 typedef struct {
   StencilProblem problem;
@@ -122,24 +123,6 @@ static PetscErrorCode SolveBlock(const Options *o, KSP ksp, Mat B, Mat X0, Mat X
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions = one per outer round for all columns (+ ||b|| with a nonzero guess, + checked claims): %s\n", nreductions == expected ? "yes" : "NO"));
     if (nreductions != expected) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " counted, %" PetscInt_FMT " expected\n", nreductions, expected));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ||v|| in the norm the KSP tests: ||v|| (right preconditioning) or ||M^{-1} v|| (left) */
-static PetscErrorCode TestNorm(KSP ksp, Vec v, PetscReal *norm)
-{
-  PCSide side;
-  PC     pc;
-  Vec    z;
-
-  PetscFunctionBegin;
-  PetscCall(KSPGetPCSide(ksp, &side));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(VecDuplicate(v, &z));
-  if (side == PC_LEFT) PetscCall(PCApply(pc, v, z));
-  else PetscCall(VecCopy(v, z));
-  PetscCall(VecNorm(z, NORM_2, norm));
-  PetscCall(VecDestroy(&z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -29,6 +29,7 @@ PETSC_INTERN PetscErrorCode CAKrylovPCIsIdentity(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatMult(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatSolveCheckLayouts(KSP, Mat, Mat, Mat);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatSolveColumns(KSP, Mat, Mat, KSPConvergedReason[], PetscInt[]);
+PETSC_INTERN PetscErrorCode CAKrylovKSPMatSolveEnd(KSP, PetscInt, const KSPConvergedReason[], const PetscInt[], PetscInt *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPColumnTest(KSP, PetscInt, PetscInt, PetscReal, PetscReal, PetscReal *, PetscReal *, KSPConvergedReason *);
 /* src/ksp/common/kspprogress.c: overlap progression of the solvers that hide reductions */
 #define CAKRYLOV_KSP_PROGRESS_KINDS 2 /* overlapped regions per iteration */

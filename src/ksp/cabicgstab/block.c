@@ -505,29 +505,15 @@ static void KSPCABiCGStabBlockStatistics(KSP ksp, PetscInt rounds, PetscInt nred
   }
 }
 
-/* The block's iteration count (the largest of its columns) and reason (the first column that failed, else that of the
-   column with the most iterations), KSPSetErrorIfNotConverged() */
+/* The block's iteration count and reason (CAKrylovKSPMatSolveEnd()) */
 static PetscErrorCode KSPCABiCGStabBlockEnd(KSP ksp, PetscInt m)
 {
-  KSP_CABiCGStabBlock *bk  = ((KSP_CABiCGStab *)ksp->data)->block;
-  PetscInt             its = 0, failed = -1, last = 0;
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
 
   PetscFunctionBegin;
-  for (PetscInt j = 0; j < m; j++) {
-    if (bk->reason[j] < 0 && failed < 0) failed = j;
-    if (bk->its[j] > its) {
-      its  = bk->its[j];
-      last = j;
-    }
-  }
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its    = its;
-  ksp->reason = m ? bk->reason[failed >= 0 ? failed : last] : KSP_CONVERGED_ATOL;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
   bk->nmatsolves++;
-  bk->last_m   = m;
-  bk->last_its = its;
-  PetscCheck(!ksp->errorifnotconverged || failed < 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "KSPMatSolve() has not converged: column %" PetscInt_FMT " %s", failed, KSPConvergedReasons[failed >= 0 ? bk->reason[failed] : 0]);
+  bk->last_m = m;
+  PetscCall(CAKrylovKSPMatSolveEnd(ksp, m, bk->reason, bk->its, &bk->last_its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

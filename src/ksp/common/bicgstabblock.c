@@ -124,26 +124,13 @@ static PetscErrorCode KSPBlockColumns(KSP_BiCGStabBlock *bk, PetscInt m)
    converged, that of the last column to end (the most iterations); statistics; the error of -ksp_error_if_not_converged */
 PetscErrorCode KSPBlockEnd_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nreductions)
 {
-  KSP_BiCGStabBlock *bk  = &((KSP_BiCGStabFamily *)ksp->data)->block;
-  PetscInt           its = 0, failed = -1, last = 0;
+  KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
 
   PetscFunctionBegin;
-  for (PetscInt j = 0; j < m; j++) {
-    if (bk->reason[j] < 0 && failed < 0) failed = j;
-    if (bk->its[j] > its) {
-      its  = bk->its[j];
-      last = j;
-    }
-  }
-  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
-  ksp->its    = its;
-  ksp->reason = m ? bk->reason[failed >= 0 ? failed : last] : KSP_CONVERGED_ATOL;
-  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
   bk->nmatsolves++;
   bk->last_m          = m;
-  bk->last_its        = its;
   bk->last_reductions = nreductions;
-  PetscCheck(!ksp->errorifnotconverged || failed < 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "KSPMatSolve() has not converged: column %" PetscInt_FMT " %s", failed, KSPConvergedReasons[failed >= 0 ? bk->reason[failed] : 0]);
+  PetscCall(CAKrylovKSPMatSolveEnd(ksp, m, bk->reason, bk->its, &bk->last_its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1271,7 +1258,7 @@ PetscErrorCode CAKrylovKSPSetMatSolveLayout(KSP ksp, CAKrylovMatSolveLayout layo
   Not Collective
 
   Input Parameter:
-. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`)
+. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`, `KSPCABICGSTAB`)
 
   Output Parameter:
 . layout - the layout
@@ -1295,7 +1282,7 @@ PetscErrorCode CAKrylovKSPGetMatSolveLayout(KSP ksp, CAKrylovMatSolveLayout *lay
   Not Collective
 
   Input Parameter:
-. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`)
+. ksp - the `KSP` (`KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`, `KSPCABICGSTAB`)
 
   Output Parameters:
 + m       - the number of columns (0 before the first `KSPMatSolve()`)
@@ -1311,7 +1298,7 @@ PetscErrorCode CAKrylovKSPGetMatSolveLayout(KSP ksp, CAKrylovMatSolveLayout *lay
   one after the other and these arrays describe the last batch. Any output may be `NULL`. Errors on types without a
   block solver.
 
-.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
+.seealso: `KSPMatSolve()`, `KSPBCGSM`, `KSPPIPEBCGSM`, `KSPRBICGSTAB`, `KSPCABICGSTAB`, `KSPGetConvergedReason()`, `KSPSetMatSolveBatchSize()`
 @*/
 PetscErrorCode CAKrylovKSPGetMatSolveConvergedReasons(KSP ksp, PetscInt *m, const KSPConvergedReason *reasons[], const PetscInt *its[])
 {

@@ -204,3 +204,27 @@ PetscErrorCode CAKrylovKSPMatSolveColumns(KSP ksp, Mat B, Mat X, KSPConvergedRea
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The end of a block solve of m columns that ended with reason[] after its[] iterations: the KSP's iteration count (the
+   largest, also in *maxits) and reason (that of the first column that failed, else of the column with the most
+   iterations), and KSPSetErrorIfNotConverged() */
+PetscErrorCode CAKrylovKSPMatSolveEnd(KSP ksp, PetscInt m, const KSPConvergedReason reason[], const PetscInt its[], PetscInt *maxits)
+{
+  PetscInt failed = -1, last = 0;
+
+  PetscFunctionBegin;
+  *maxits = 0;
+  for (PetscInt j = 0; j < m; j++) {
+    if (reason[j] < 0 && failed < 0) failed = j;
+    if (its[j] > *maxits) {
+      *maxits = its[j];
+      last    = j;
+    }
+  }
+  PetscCall(PetscObjectSAWsTakeAccess((PetscObject)ksp));
+  ksp->its    = *maxits;
+  ksp->reason = m ? reason[failed >= 0 ? failed : last] : KSP_CONVERGED_ATOL;
+  PetscCall(PetscObjectSAWsGrantAccess((PetscObject)ksp));
+  PetscCheck(!ksp->errorifnotconverged || failed < 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_NOT_CONVERGED, "KSPMatSolve() has not converged: column %" PetscInt_FMT " %s", failed, KSPConvergedReasons[failed >= 0 ? reason[failed] : 0]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
