@@ -12,7 +12,7 @@ MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m
   -pc_type <none|jacobi> : preconditioner of every KSP\n\
   -its <4>             : iterations per solve (every column runs exactly this many: rtol 1e-30)\n\
   -runs <3>            : timed solves per (m, method), after a warm-up solve of one iteration\n\
-  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,bcgsm-dense,bcgsm-inter,pipebcgsm,rbicgstab\n\
+  -methods <list>      : comma-separated subset of bcgs-separate,bcgs-matsolve,pipebcgs-separate,bcgsm,bcgsm-dense,bcgsm-inter,pipebcgsm,rbicgstab,\n                         cabicgstab-separate,cabicgstab,cabicgstab-cheb8 (cabicgstab: s = 4 monomial; cheb8: s = 8 Chebyshev)\n\
   -layout <true>       : time one SpMV of m columns dense and MAIJ for every m > 1 of -m\n\
   -breakdown <true>    : per method, the time per solve in the operator (MatMult, or MatMatMultNum in the dense layout) and\n\
                          in the fused passes (CAKVecFused) by PETSc's log events: median, spread, GB/s of their model bytes\n\
@@ -28,7 +28,7 @@ MatProductNumeric(), the dense layout's) against interleaved (MatCreateMAIJ(A, m
 
 #include "benchutil.h" /* the problem, the STREAM triad, the median, one SpMV timed alone, the CSV files */
 
-#define NMETHODS 8
+#define NMETHODS 11
 #define MAXM     8
 
 typedef struct {
@@ -39,17 +39,26 @@ typedef struct {
   PetscBool              ours;     /* the library's types skip the identity PC; PETSc's copy the vector */
   PetscReal              vec[2];   /* vector reads+writes per iteration and column besides SpMV and PC (PC none, with a PC): merged.c's counts */
   CAKrylovMatSolveLayout layout;   /* of the block solver (auto: measured at the first block solve, for m > 1 with PC none or Jacobi) */
+  PetscReal              spmvs;    /* operator applications per iteration: 2; cabicgstab (4s - 1) / s */
+  PetscReal              pcapps;   /* preconditioner applications per iteration: 2; cabicgstab 4s / s (the bases and x) */
+  PetscInt               s;        /* cabicgstab: s and basis (telescoping on, the defaults) */
+  KSPCABiCGStabBasis     basis;
 } Method;
 
 static const Method methods[NMETHODS] = {
-  {"bcgs-separate",     KSPBCGS,      PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
-  {"bcgs-matsolve",     KSPBCGS,      PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
-  {"pipebcgs-separate", KSPPIPEBCGS,  PETSC_TRUE,  PETSC_TRUE,  PETSC_FALSE, {56, 56}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       }, /* the paper's baseline of its pipelined block */
-  {"bcgsm",             KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
-  {"bcgsm-dense",       KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, CAKRYLOV_MATSOLVE_LAYOUT_DENSE      }, /* the same block in each layout */
-  {"bcgsm-inter",       KSPBCGSM,     PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18}, CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED},
-  {"pipebcgsm",         KSPPIPEBCGSM, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
-  {"rbicgstab",         KSPRBICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO       },
+  {"bcgs-separate",       KSPBCGS,       PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE, {21, 21},     CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"bcgs-matsolve",       KSPBCGS,       PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, {21, 21},     CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"pipebcgs-separate",   KSPPIPEBCGS,   PETSC_TRUE,  PETSC_TRUE,  PETSC_FALSE, {56, 56},     CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL }, /* the paper's baseline of its pipelined block */
+  {"bcgsm",               KSPBCGSM,      PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18},     CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"bcgsm-dense",         KSPBCGSM,      PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18},     CAKRYLOV_MATSOLVE_LAYOUT_DENSE,       2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL }, /* the same block in each layout */
+  {"bcgsm-inter",         KSPBCGSM,      PETSC_FALSE, PETSC_FALSE, PETSC_TRUE,  {18, 18},     CAKRYLOV_MATSOLVE_LAYOUT_INTERLEAVED, 2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"pipebcgsm",           KSPPIPEBCGSM,  PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25, 34},     CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"rbicgstab",           KSPRBICGSTAB,  PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {16, 21},     CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        2,     2, 0, KSP_CABICGSTAB_BASIS_MONOMIAL },
+ /* s-step: vector reads+writes per iteration from the basis recurrence (3 per vector, 4 with a three-term one), the
+     copies of p and r, the Gram matrix (4s+2 reads), the rebuild (4s+1 reads, 3 writes) and x (3): per s iterations */
+  {"cabicgstab-separate", KSPCABICGSTAB, PETSC_TRUE,  PETSC_TRUE,  PETSC_TRUE,  {22.5, 23.5}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        3.75,  4, 4, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"cabicgstab",          KSPCABICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {22.5, 23.5}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        3.75,  4, 4, KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"cabicgstab-cheb8",    KSPCABICGSTAB, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE,  {25.1, 25.5}, CAKRYLOV_MATSOLVE_LAYOUT_AUTO,        3.875, 4, 8, KSP_CABICGSTAB_BASIS_CHEBYSHEV},
 };
 
 static const char *const PCTypes[] = {"none", "jacobi"};
@@ -183,6 +192,10 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
   PetscCall(PCSetType(kpc, pc ? PCJACOBI : PCNONE));
   PetscCall(KSPSetFromOptions(ksp));
   if (method->layout != CAKRYLOV_MATSOLVE_LAYOUT_AUTO) PetscCall(CAKrylovKSPSetMatSolveLayout(ksp, method->layout));
+  if (method->s) {
+    PetscCall(KSPCABiCGStabSetS(ksp, method->s));
+    PetscCall(KSPCABiCGStabSetBasis(ksp, method->basis));
+  }
   PetscCall(KSPSetUp(ksp));
   PetscCall(PetscObjectQueryFunction((PetscObject)ksp, "CAKrylovKSPGetMatSolveConvergedReasons_C", &f));
   *block = !method->separate && f ? PETSC_TRUE : PETSC_FALSE;
@@ -366,14 +379,15 @@ int main(int argc, char **argv)
         PetscCall(PetscSNPrintf(speedstr, sizeof(speedstr), "%.3f", (double)speedup));
       }
       spmv    = block ? ((dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
-      pcbytes = pc ? 2.0 * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);                         /* jacobi: 2 applications; none: PETSc's types copy twice */
-      bytes   = 2.0 * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
+      pcbytes = pc ? methods[k].pcapps * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);           /* jacobi: its applications; none: PETSc's types copy twice */
+      bytes   = methods[k].spmvs * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
       PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
       if (fp)
         fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
       if (breakdown) PetscCall(PrintBreakdown(comm, runs, tsp, tfu, tmin, tmax, nspmv, block ? ((dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) : mbytes + 16.0 * N, 8.0 * N * m * methods[k].vec[pc] * its, stream ? triad : 0.0));
     }
-    if (selected[2] && selected[5]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[5])));
+    if (selected[2] && selected[6]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[6])));
+    if (selected[8] && selected[9]) PetscCall(PetscPrintf(comm, "cabicgstab's block against %" PetscInt_FMT " separate cabicgstab solves: %.3fx\n", m, (double)(med[8] / med[9])));
     PetscCall(PetscPrintf(comm, "\n"));
     PetscCall(MatDestroy(&X));
     PetscCall(MatDestroy(&B));
@@ -383,9 +397,9 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(comm, "  residual, rbicgstab's lagged norm); speedup = bcgs-separate's median / the method's. path: the m columns advanced together\n"));
   PetscCall(PetscPrintf(comm, "  (one reduction per reduction point for all columns) in the interleaved layout (inter: one MAIJ MatMult() per SpMV, one pass per fused\n"));
   PetscCall(PetscPrintf(comm, "  group for all columns) or the dense one (dense: one AIJ x dense product per SpMV, fused groups per column); columns = one KSPSolve() per column.\n"));
-  PetscCall(PetscPrintf(comm, "bytes per RHS-iteration (model) = 2 SpMVs (block: (passes M + 16 N m) / m, passes = 1 inter, m/4 + m mod 4 dense; columns: M + 16 N; M = 12 nnz + 4 (N+1))\n"));
-  PetscCall(PetscPrintf(comm, "  + PC (jacobi: 2 x 24 N; none: PETSc's bcgs copies the vector twice, 2 x 16 N, the library's types skip it) + vecs x 8 N (merged.c's\n"));
-  PetscCall(PetscPrintf(comm, "  counts: bcgs 21, bcgsm 18, pipebcgsm 25 / 34 with a PC, rbicgstab 16 / 21). GB/s = model bytes / median time; of triad: that over the\n"));
+  PetscCall(PetscPrintf(comm, "bytes per RHS-iteration (model) = the SpMVs (2 per iteration; cabicgstab (4s-1)/s) (block: (passes M + 16 N m) / m, passes = 1 inter, m/4 + m mod 4 dense; columns: M + 16 N; M = 12 nnz + 4 (N+1))\n"));
+  PetscCall(PetscPrintf(comm, "  + PC (jacobi: 24 N per application, 2 per iteration, cabicgstab 4; none: PETSc's bcgs copies the vector twice, 2 x 16 N, the library's types skip it) + vecs x 8 N (merged.c's\n"));
+  PetscCall(PetscPrintf(comm, "  counts: bcgs 21, bcgsm 18, pipebcgsm 25 / 34 with a PC, rbicgstab 16 / 21; cabicgstab 22.5 / 23.5 at s = 4, 25.1 / 25.5 Chebyshev s = 8). GB/s = model bytes / median time; of triad: that over the\n"));
   PetscCall(PetscPrintf(comm, "  STREAM triad of this run (time x triad bandwidth = the bytes the triad would move in that time).\n"));
   PetscCall(PetscMemoryGetMaximumUsage(&peak));
   PetscCallMPI(MPI_Allreduce(&peak, &peaksum, 1, MPI_DOUBLE, MPI_SUM, comm));

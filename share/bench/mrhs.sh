@@ -14,7 +14,9 @@
 #      (k dots of m columns)
 #   4. the plot (share/bench/plot.py mrhs)
 #   share/bench/mrhs.sh PROGRAM LIBCAKPMPI [-sizes "200 100"] [-its "4 8"] [-runs 3] [-m "1,4,16"] [-pcs "none jacobi"]
-#                      [-ranks "1 2"] [-nodes "1024 4096 16384"]
+#                      [-ranks "1 2"] [-nodes "1024 4096 16384"] [-dim 3] [-problem poisson]
+# (-dim 2 -problem convdiff -sizes 1000 -its 30: the 2D 5-point convection-diffusion operator of issue 27, part 1 only;
+# parts 2 and 3 always use the 3D Laplacian)
 # -its gives the iterations per solve of each size, in the order of -sizes. QUICK=1 (make bench-mrhs QUICK=1): n = 48, 32,
 # runs 2, nodes 1024 16384, a minute or two; its results go to results/quick/ unless BENCH_RESULTS says otherwise, and
 # their first line says "quick mode".
@@ -38,8 +40,9 @@ if [ -n "$quick" ]; then
 else
   sizes="200 100" its="4 8" runs=3 m="1,4,16" pcs="none jacobi" ranks="1 2" nodes="1024 4096 16384"
 fi
-options "sizes its runs m pcs ranks nodes" "$@"
-methods="bcgs-separate bcgs-matsolve pipebcgs-separate bcgsm bcgsm-dense pipebcgsm rbicgstab"
+dim=3 problem=poisson
+options "sizes its runs m pcs ranks nodes dim problem" "$@"
+methods="bcgs-separate bcgs-matsolve pipebcgs-separate bcgsm bcgsm-dense bcgsm-inter pipebcgsm rbicgstab cabicgstab-separate cabicgstab cabicgstab-cheb8"
 outputs mrhs
 laycsv=$results/mrhs-layout.csv
 redcsv=$results/mrhs-reductions.csv
@@ -80,8 +83,8 @@ rm -f "$csv" "$laycsv"
       mpi_flags "$r"
       layout=true
       for pc in $pcs; do
-        echo "\$ mpiexec -n $r ${mpiflags[*]} $(rel "$prog") -n ${sizelist[$i]} -its ${itlist[$i]} -runs $runs -m $m -pc_type $pc -layout $layout"
-        mpiexec -n "$r" "${mpiflags[@]}" "$prog" -n "${sizelist[$i]}" -its "${itlist[$i]}" -runs "$runs" -m "$m" -pc_type "$pc" \
+        echo "\$ mpiexec -n $r ${mpiflags[*]} $(rel "$prog") -dim $dim -problem $problem -n ${sizelist[$i]} -its ${itlist[$i]} -runs $runs -m $m -pc_type $pc -layout $layout"
+        mpiexec -n "$r" "${mpiflags[@]}" "$prog" -dim "$dim" -problem "$problem" -n "${sizelist[$i]}" -its "${itlist[$i]}" -runs "$runs" -m "$m" -pc_type "$pc" \
           -layout "$layout" -csv "$csv" -layout_csv "$laycsv" 2>&1
         layout=false # the layout study does not depend on the PC: once per size and rank count
       done
