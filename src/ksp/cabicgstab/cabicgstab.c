@@ -635,8 +635,8 @@ static PetscErrorCode KSPCABiCGStabInnerStart(KSP ksp, KSPCABiCGStabOuter *o, Pe
 */
 static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *o)
 {
-  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  const PetscInt  nb = o->nb;
+  KSP_CABiCGStab *cab      = (KSP_CABiCGStab *)ksp->data;
+  const PetscInt  nb       = o->nb;
   const PetscBool wantnorm = ksp->normtype != KSP_NORM_NONE ? PETSC_TRUE : PETSC_FALSE;
   PetscScalar    *a = cab->coef, *c = cab->coef + nb, *e = cab->coef + 2 * nb, *g = cab->GG, *G = cab->GG + nb;
   PetscScalar    *d = cab->d, *Ta = cab->Ta, *Td = cab->Td, *GTd = cab->GTd;
