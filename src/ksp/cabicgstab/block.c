@@ -171,6 +171,7 @@ static PetscErrorCode KSPCABiCGStabBlockColumnBegin(KSP ksp, PetscInt j, const P
   KSP_CABiCGStab      *cc  = (KSP_CABiCGStab *)col->data;
 
   PetscFunctionBegin;
+  if (col->pc != ksp->pc) PetscCall(KSPSetPC(col, ksp->pc)); /* KSPSetPC() on this KSP since the column solver was made */
   cc->s               = cab->s;
   cc->basis           = cab->basis;
   cc->telescope       = cab->telescope;
