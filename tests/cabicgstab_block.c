@@ -3,6 +3,7 @@ static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per
                      "-zero_column <j>, -nan_column <j>, -scale_column <j> -column_scale <s> : column j is zero, has a NaN entry, or is\n"
                      "  s times its pattern (columns whose norms differ by s); -early: it converges before the others (verdict)\n"
                      "-count_reductions : global reductions counted by MPI (2 or more ranks) against the solver's count and the outer rounds\n"
+                     "-shell_jacobi : Jacobi as a PCSHELL whose PCMatApply() records a block of no columns (verdict: none)\n"
                      "Every KSP option applies to the block solver and to the reference (a KSPSolve() per column) alike.\n";
 
 #include <cakrylov.h>
@@ -17,13 +18,16 @@ typedef struct {
   StencilProblem problem;
   PetscInt       dim, n, m, zero, nan, scaled;
   PetscReal      scale;
-  PetscBool      nonzero, count, early;
+  PetscBool      nonzero, count, early, shell;
 } Options;
+
+static Vec      shell_idiag;        /* -shell_jacobi: 1 / diag(A) */
+static PetscInt shell_empty_blocks; /* PCMatApply()s of the shell given no columns */
 
 static PetscErrorCode GetOptions(Options *o)
 {
   PetscFunctionBegin;
-  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() of KSPCABICGSTAB", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)o->problem, (PetscEnum *)&o->problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, o->dim, &o->dim, NULL));
@@ -36,6 +40,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsReal("-column_scale", "Its scale", NULL, o->scale, &o->scale, NULL));
   PetscCall(PetscOptionsBool("-early", "The scaled column converges before the others (verdict)", NULL, o->early, &o->early, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions (2 or more ranks)", NULL, o->count, &o->count, NULL));
+  PetscCall(PetscOptionsBool("-shell_jacobi", "Jacobi as a PCSHELL that records PCMatApply()s of no columns", NULL, o->shell, &o->shell, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -73,6 +78,34 @@ static PetscErrorCode CreateColumns(const Options *o, Mat A, Mat *B, Mat *X0)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -shell_jacobi: y = D^{-1} x, column by column for a block (PCMatApply() of PCJACOBI is the same) */
+static PetscErrorCode ShellJacobiApply(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  (void)pc;
+  PetscCall(VecPointwiseMult(y, shell_idiag, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ShellJacobiMatApply(PC pc, Mat X, Mat Y)
+{
+  PetscInt N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(X, NULL, &N));
+  if (!N) shell_empty_blocks++;
+  for (PetscInt j = 0; j < N; j++) {
+    Vec x, y;
+
+    PetscCall(MatDenseGetColumnVecRead(X, j, &x));
+    PetscCall(MatDenseGetColumnVecWrite(Y, j, &y));
+    PetscCall(ShellJacobiApply(pc, x, y));
+    PetscCall(MatDenseRestoreColumnVecWrite(Y, j, &y));
+    PetscCall(MatDenseRestoreColumnVecRead(X, j, &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A KSP of the options database's settings (cabicgstab unless -ksp_type says otherwise) */
 static PetscErrorCode CreateSolver(const Options *o, Mat A, KSP *ksp)
 {
@@ -82,6 +115,19 @@ static PetscErrorCode CreateSolver(const Options *o, Mat A, KSP *ksp)
   PetscCall(KSPSetType(*ksp, KSPCABICGSTAB));
   PetscCall(KSPSetTolerances(*ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
   PetscCall(KSPSetInitialGuessNonzero(*ksp, o->nonzero));
+  if (o->shell) {
+    PC pc;
+
+    if (!shell_idiag) {
+      PetscCall(MatCreateVecs(A, &shell_idiag, NULL));
+      PetscCall(MatGetDiagonal(A, shell_idiag));
+      PetscCall(VecReciprocal(shell_idiag));
+    }
+    PetscCall(KSPGetPC(*ksp, &pc));
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetApply(pc, ShellJacobiApply));
+    PetscCall(PCShellSetMatApply(pc, ShellJacobiMatApply));
+  }
   PetscCall(KSPSetFromOptions(*ksp));
   PetscCall(KSPSetUp(*ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,6 +157,7 @@ static PetscErrorCode SolveBlock(const Options *o, KSP ksp, Mat B, Mat X0, Mat X
   PetscCall(KSPCABiCGStabGetStatistics(ksp, &after));
   PetscCall(KSPGetResidualHistory(ksp, NULL, &rounds));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a repeated block solve makes no spectrum estimate: %s\n", after.estimates == before.estimates ? "yes" : "NO"));
+  if (o->shell) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no PCMatApply() of a block of no columns: %s\n", shell_empty_blocks ? "NO" : "yes"));
   if (o->count) { /* a NaN norm costs PETSc's KSPCheckNorm() a reduction (it agrees on the PC's failure), as in KSPSolve() */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions counted by MPI = those the solver counts (+1 for a NaN column): %s\n", nreductions == after.reductions - before.reductions + nan ? "yes" : "NO"));
     if (nreductions != after.reductions - before.reductions + nan) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " counted, %" PetscInt_FMT " by the solver\n", nreductions, after.reductions - before.reductions));
@@ -227,6 +274,7 @@ int main(int argc, char **argv)
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
+  PetscCall(VecDestroy(&shell_idiag));
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -237,6 +285,13 @@ int main(int argc, char **argv)
       suffix: converged
       nsize: {{1 2 4}}
       args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
+
+   # a preconditioner of the user's (PCSHELL): the bases apply it to runs of columns, never to an empty one (PETSc 3.26's
+   # PCMG stops on an empty block)
+   test:
+      suffix: shell
+      nsize: {{1 2}}
+      args: -nrhs 5 -shell_jacobi -ksp_pc_side {{left right}} -ksp_cabicgstab_s {{2 4}}
 
    # one column with the identity preconditioner: KSPSolve()'s iterates bit for bit (with a preconditioner the block
    # applies it with PCMatApply() and the operator as a product, which may round otherwise)

@@ -205,11 +205,10 @@ int main(int argc, char **argv)
       args: -ksp_type cabicgstab -nrhs 4 -ksp_cabicgstab_basis {{monomial chebyshev}} -compare 0
       output_file: output/ex3_cabicgstab.out
 
-   # multigrid on the block (PCMatApply()), the block cabicgstab as its bottom solver through the hook (2 ranks: with
-   # PETSc 3.26.1 on one rank the block cabicgstab outside PCMG stops in PCMG's MatMatRestrict(), see Known issues)
+   # multigrid on the block (PCMatApply()), the block cabicgstab as its bottom solver through the hook
    test:
       suffix: mg
-      nsize: 2
+      nsize: {{1 2}}
       args: -n 17 -nrhs 4 -ksp_type {{cabicgstab bcgsm}separate output} -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin pmat -pc_mg_bottom_ksp_type cabicgstab -compare 0
 
 TEST*/

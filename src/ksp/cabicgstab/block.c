@@ -328,7 +328,7 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
   for (PetscInt i = 1; i <= imax; i++) {
     for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
       for (c = 0; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++) { }
-      if (bk->batch && (c > 1 || !((KSP_CABiCGStab *)ksp->data)->identity_pc)) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c));
+      if (bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc))) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c));
       for (PetscInt j = j0; j < j0 + c; j++) {
         KSP             col = bk->col[j];
         KSP_CABiCGStab *cc  = (KSP_CABiCGStab *)col->data;
