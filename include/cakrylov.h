@@ -172,8 +172,12 @@ CAKRYLOV_EXTERN PetscErrorCode    CAKrylovKSPGetMatSolveLayout(KSP, CAKrylovMatS
 .  reductions - global reductions (`MPI_Allreduce` and, from this library's solvers, `MPI_Iallreduce`) issued inside the bottom solves
 .  bottomtime - seconds spent in the bottom solves
 .  mgtime     - seconds spent in the `PCMG` applications (the bottom solves included)
--  mgreductions - global reductions (counted as `reductions`) issued inside the `PCMG` applications, the bottom solves
+.  mgreductions - global reductions (counted as `reductions`) issued inside the `PCMG` applications, the bottom solves
                   included: the difference is what the smoothers, the grid transfers and the cycles' own norms issue
+.  halo       - halo messages received inside the bottom solves: the point-to-point receives PETSc posts (its `VecScatter`
+                exchanges of each operator application, one message per neighbour rank), counted by PETSc's logging
+                (`petsc_irecv_ct` + `petsc_recv_ct`; 0 when PETSc is built without logging)
+-  mghalo     - halo messages received inside the `PCMG` applications, the bottom solves included
 
    Level: intermediate
 
@@ -187,6 +191,8 @@ typedef struct {
   PetscLogDouble bottomtime;
   PetscLogDouble mgtime;
   PetscLogDouble mgreductions;
+  PetscLogDouble halo;
+  PetscLogDouble mghalo;
 } PCMGBottomReport;
 
 CAKRYLOV_EXTERN PetscErrorCode PCMGSetBottomSolver(PC, KSPType);

@@ -4,7 +4,8 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -print_coarse : print the coarse solver that results from the policy and the -mg_coarse_ options\n\
   -print_report : print the bottom-solve report (PCMGBottomReportView())\n\
   -count_reductions <cycles> : run this many single V-cycles (KSPPREONLY, smoothers without reductions) and compare\n\
-                               the report's reduction count with an MPI profiling-interface counter\n\
+                               the report's reduction and halo-message counts with an MPI profiling-interface counter\n\
+                               (halo messages also of one bottom solve called directly)\n\
   -bad_calls : call the hook's functions with bad arguments and print the errors; solve with a PCMG without levels\n\
   -reset : with -count_reductions, KSPReset() and the same V-cycles again (the bottom solver and its report after it)\n\
   -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
@@ -15,6 +16,7 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
 #include <cakrylov/private/compat.h>
 #include <petscdmda.h>
 #include "reductioncounter.h"
+#include "messagecounter.h"
 #include "stencil.h"
 
 /* -Laplacian + shift on the unit square/cube, vertex-centred, Dirichlet rows on the boundary, scaled by h^d (so that
@@ -239,12 +241,50 @@ static PetscErrorCode BadCalls(PC mg, DM da)
   PetscFunctionReturn(0);
 }
 
+/* The largest of a count over the ranks (the report's halo messages are the largest over the ranks) */
+static PetscErrorCode MaxOverRanks(PC pc, PetscInt local, PetscInt *max)
+{
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(&local, max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  PetscFunctionReturn(0);
+}
+
+/* One bottom solve called directly on PCMG's coarse KSP (its pre- and post-solve measure it as a bottom solve): the
+   report's halo messages against the MPI counter's receives in exactly that solve */
+static PetscErrorCode CountBottomHalo(PC pc)
+{
+  PCMGBottomReport before, report;
+  KSP              coarse;
+  Mat              A;
+  Vec              cx, cb;
+  PetscInt         counted;
+  PetscMPIInt      size;
+
+  PetscFunctionBegin;
+  PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+  PetscCall(KSPGetOperators(coarse, &A, NULL));
+  PetscCall(MatCreateVecs(A, &cx, &cb));
+  PetscCall(VecSet(cb, 1.0));
+  PetscCall(PCMGGetBottomReport(pc, &before));
+  nreceives         = 0;
+  counting_receives = PETSC_TRUE;
+  PetscCall(KSPSolve(coarse, cb, cx));
+  counting_receives = PETSC_FALSE;
+  PetscCall(PCMGGetBottomReport(pc, &report));
+  PetscCall(MaxOverRanks(pc, nreceives, &counted));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "halo messages in a bottom solve called directly, reported and counted by MPI: %s\n", report.solves == before.solves + 1 && report.halo - before.halo == (PetscLogDouble)counted && (counted > 0) == (size > 1) ? "same" : "DIFFERENT"));
+  PetscCall(VecDestroy(&cx));
+  PetscCall(VecDestroy(&cb));
+  PetscFunctionReturn(0);
+}
+
 /* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
 static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
 {
   PCMGBottomReport before, report;
   Vec              x, b;
-  PetscInt         counted, iterations = 0;
+  PetscInt         counted, received, iterations = 0;
 
   PetscFunctionBegin;
   PetscCall(KSPSolve(ksp, NULL, NULL)); /* a first V-cycle sets up the coarse solver (PETSc's setup reductions) */
@@ -252,24 +292,28 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
   PetscCall(KSPGetRhs(ksp, &b));
   PetscCall(VecCopy(x, b)); /* then V-cycles alone, PCApply(), on some right-hand side */
   PetscCall(PCMGGetBottomReport(pc, &before));
-  nreductions = nnonblocking = 0;
+  nreductions = nnonblocking = nreceives = 0;
   for (PetscInt c = 0; c < cycles; c++) { /* one bottom solve each: its iterations read from the bottom KSP itself */
     PetscInt bits;
 
-    counting = PETSC_TRUE;
+    counting = counting_receives = PETSC_TRUE;
     PetscCall(PCApply(pc, b, x));
-    counting = PETSC_FALSE;
+    counting = counting_receives = PETSC_FALSE;
     PetscCall(LastBottomIterations(pc, &bits));
     iterations += bits;
   }
   counted = nreductions;
+  PetscCall(MaxOverRanks(pc, nreceives, &received));
   PetscCall(PCMGGetBottomReport(pc, &report));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " V-cycles, %" PetscInt_FMT " bottom solves: global reductions in them, reported %.0f, counted by MPI %" PetscInt_FMT " (%" PetscInt_FMT " non-blocking): %s\n", report.vcycles - before.vcycles,
                         report.solves - before.solves, report.reductions - before.reductions, counted, nnonblocking, report.reductions - before.reductions == (PetscLogDouble)counted && counted > 0 ? "same" : "DIFFERENT"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the PCMG applications, reported and counted by MPI: %s\n", report.mgreductions - before.mgreductions == (PetscLogDouble)counted ? "same" : "DIFFERENT"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "halo messages in the PCMG applications, reported and counted by MPI: %s\n", report.mghalo - before.mghalo == (PetscLogDouble)received && received > 0 ? "same" : "DIFFERENT"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "halo messages in the bottom solves no more than in the PCMG applications: %s\n", report.halo - before.halo <= report.mghalo - before.mghalo ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
   /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse operator computed again after KSPSetUp(): %s\n", ncomputed ? "YES" : "no"));
+  PetscCall(CountBottomHalo(pc));
   PetscFunctionReturn(0);
 }
 

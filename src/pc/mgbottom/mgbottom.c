@@ -16,7 +16,9 @@
      view, destroy   the policy and the report; the report printed at destruction on request
    Each bottom solve is measured by a pre/post-solve pair on the coarse KSP: time, Krylov iterations, and the
    global reductions issued in it (PETSc's own count of MPI_Allreduce calls, petsc_allreduce_ct, plus this
-   library's count of its MPI_Iallreduce calls).
+   library's count of its MPI_Iallreduce calls), and the halo messages received in it (PETSc's own count of the
+   point-to-point receives it posts, petsc_irecv_ct + petsc_recv_ct: the VecScatter/PetscSF exchanges of every operator
+   application, and of a preconditioner that exchanges, one per neighbour rank each).
 
    A plugin touches only what it owns. Types built on PCMG replace its setup (PCGAMG, PCML, PCHMG): the hook is
    live only while its setup wrapper is the PC's (PCMGBottomLive()), and every wrapper they keep passes straight
@@ -73,7 +75,7 @@ typedef struct {
   KSP                krylov; /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
   /* the report, this rank's numbers */
   PCMGBottomReport stats;
-  PetscLogDouble   tstart, rstart;
+  PetscLogDouble   tstart, rstart, hstart;
   PetscErrorCode (*matsolve)(KSP, Mat, Mat); /* the coarse KSP's own KSPMatSolve(), called by KSPMatSolve_MGBottom() */
 } PCMGBottom;
 
@@ -87,6 +89,17 @@ static PetscLogDouble PCMGBottomReductionCount(void)
   return petsc_allreduce_ct + CAKrylovIallreduceCount;
 #else
   return CAKrylovIallreduceCount;
+#endif
+}
+
+/* Halo messages: the point-to-point receives PETSc posted (MPI_Irecv, MPI_Recv, and the persistent receives its PetscSF
+   starts), counted by PETSc's logging; 0 without it. The receives of the program itself, if any, are not seen. */
+static PetscLogDouble PCMGBottomHaloCount(void)
+{
+#if defined(PETSC_USE_LOG)
+  return petsc_irecv_ct + petsc_recv_ct;
+#else
+  return 0;
 #endif
 }
 
@@ -128,6 +141,7 @@ static PetscErrorCode PCMGBottomPreSolve(KSP coarse, Vec b, Vec x, void *ctx)
   PetscFunctionBegin;
   (void)coarse, (void)b, (void)x;
   bottom->rstart = PCMGBottomReductionCount();
+  bottom->hstart = PCMGBottomHaloCount();
   PetscCall(PetscTime(&bottom->tstart));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -148,6 +162,7 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   bottom->stats.iterations += its;
   bottom->stats.bottomtime += t - bottom->tstart;
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
+  bottom->stats.halo += PCMGBottomHaloCount() - bottom->hstart;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -473,17 +488,18 @@ static PetscErrorCode PCReset_MGBottom(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The start of a PCMG application: the time and reduction count the report measures from */
-static PetscErrorCode PCMGBottomCycleBegin(PetscLogDouble *t0, PetscLogDouble *r0)
+/* The start of a PCMG application: the time, reduction and halo counts the report measures from */
+static PetscErrorCode PCMGBottomCycleBegin(PetscLogDouble *t0, PetscLogDouble r0[2])
 {
   PetscFunctionBegin;
-  *r0 = PCMGBottomReductionCount();
+  r0[0] = PCMGBottomReductionCount();
+  r0[1] = PCMGBottomHaloCount();
   PetscCall(PetscTime(t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Its end: `cycles` cycles, their time and reductions */
-static PetscErrorCode PCMGBottomCycleEnd(PCMGBottom *bottom, PetscInt cycles, PetscLogDouble t0, PetscLogDouble r0)
+/* Its end: `cycles` cycles, their time, reductions and halo messages */
+static PetscErrorCode PCMGBottomCycleEnd(PCMGBottom *bottom, PetscInt cycles, PetscLogDouble t0, const PetscLogDouble r0[2])
 {
   PetscLogDouble t1;
 
@@ -491,18 +507,19 @@ static PetscErrorCode PCMGBottomCycleEnd(PCMGBottom *bottom, PetscInt cycles, Pe
   PetscCall(PetscTime(&t1));
   bottom->stats.vcycles += cycles;
   bottom->stats.mgtime += t1 - t0;
-  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0;
+  bottom->stats.mgreductions += PCMGBottomReductionCount() - r0[0];
+  bottom->stats.mghalo += PCMGBottomHaloCount() - r0[1];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, r0;
+  PetscLogDouble t0, r0[2];
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
-  PetscCall(PCMGBottomCycleBegin(&t0, &r0));
+  PetscCall(PCMGBottomCycleBegin(&t0, r0));
   PetscCall(bottom->apply(pc, b, x));
   PetscCall(PCMGBottomCycleEnd(bottom, 1, t0, r0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -512,11 +529,11 @@ static PetscErrorCode PCApply_MGBottom(PC pc, Vec b, Vec x)
 static PetscErrorCode PCMatApply_MGBottom(PC pc, Mat B, Mat X)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, r0;
+  PetscLogDouble t0, r0[2];
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
-  PetscCall(PCMGBottomCycleBegin(&t0, &r0));
+  PetscCall(PCMGBottomCycleBegin(&t0, r0));
   PetscCall(bottom->matapply(pc, B, X));
   PetscCall(PCMGBottomCycleEnd(bottom, 1, t0, r0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -526,11 +543,11 @@ static PetscErrorCode PCMatApply_MGBottom(PC pc, Mat B, Mat X)
 static PetscErrorCode PCApplyRichardson_MGBottom(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool zeroguess, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble t0, r0;
+  PetscLogDouble t0, r0[2];
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomQuery(pc, &bottom));
-  PetscCall(PCMGBottomCycleBegin(&t0, &r0));
+  PetscCall(PCMGBottomCycleBegin(&t0, r0));
   PetscCall(bottom->applyrichardson(pc, b, x, w, rtol, abstol, dtol, its, zeroguess, outits, reason));
   PetscCall(PCMGBottomCycleEnd(bottom, *outits, t0, r0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -733,10 +750,12 @@ PetscErrorCode PCMGBottomRegister(void)
    `KSPCABICGSTAB` the program set (`KSPSetType()`, `KSPCABiCGStabSetS()` on the coarse `KSP`) keeps its own.
 
    The report (`PCMGBottomReport`) is collected for every `PCMG`, with or without the policy: number of `PCMG`
-   applications (cycles), bottom solves, bottom Krylov iterations, global reductions issued inside the bottom
-   solves, time in the bottom solves and in the whole `PCMG` applications. `-ksp_view` shows it. Reductions are
-   PETSc's own count of `MPI_Allreduce` calls plus this library's count of its `MPI_Iallreduce` calls: the
-   non-blocking reductions of PETSc's own pipelined types (`pipecg`, `pipebcgs`, ...) are not seen. Cycles are
+   applications (cycles), bottom solves, bottom Krylov iterations, global reductions and halo messages issued inside
+   the bottom solves and the whole `PCMG` applications, time in the bottom solves and in the whole `PCMG`
+   applications. `-ksp_view` shows it. Reductions are PETSc's own count of `MPI_Allreduce` calls plus this library's
+   count of its `MPI_Iallreduce` calls: the non-blocking reductions of PETSc's own pipelined types (`pipecg`,
+   `pipebcgs`, ...) are not seen. Halo messages are PETSc's own count of the point-to-point receives it posts
+   (`petsc_irecv_ct` + `petsc_recv_ct`: one per neighbour rank per `VecScatter`, i.e. per operator application). Cycles are
    counted for `PCApply()` and for `KSPRICHARDSON`'s `PCApplyRichardson()`; `KSPMatSolve()` is not measured.
 
    Level: intermediate
@@ -879,8 +898,8 @@ PetscErrorCode PCMGSetBottomTelescope(PC pc, PetscInt factor)
 . pc - the `PCMG` preconditioner
 
   Output Parameter:
-. report - the counts and times; iterations, reductions and times are the largest over the ranks (under
-           `PCTELESCOPE` only some ranks run the Krylov solve)
+. report - the counts and times; iterations, reductions, halo messages and times are the largest over the ranks
+           (under `PCTELESCOPE` only some ranks run the Krylov solve)
 
   Notes:
   One `MPI_Allreduce`, outside any bottom solve. Counts accumulate over all solves until `PCMGBottomReportReset()`.
@@ -892,7 +911,7 @@ PetscErrorCode PCMGSetBottomTelescope(PC pc, PetscInt factor)
 PetscErrorCode PCMGGetBottomReport(PC pc, PCMGBottomReport *report)
 {
   PCMGBottom    *bottom;
-  PetscLogDouble local[5], global[5];
+  PetscLogDouble local[7], global[7];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
@@ -903,13 +922,17 @@ PetscErrorCode PCMGGetBottomReport(PC pc, PCMGBottomReport *report)
   local[2] = bottom->stats.bottomtime;
   local[3] = bottom->stats.mgtime;
   local[4] = bottom->stats.mgreductions;
-  PetscCall(MPIU_Allreduce(local, global, 5, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  local[5] = bottom->stats.halo;
+  local[6] = bottom->stats.mghalo;
+  PetscCall(MPIU_Allreduce(local, global, 7, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)pc)));
   *report              = bottom->stats;
   report->iterations   = (PetscInt)global[0];
   report->reductions   = global[1];
   report->bottomtime   = global[2];
   report->mgtime       = global[3];
   report->mgreductions = global[4];
+  report->halo         = global[5];
+  report->mghalo       = global[6];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -938,7 +961,8 @@ PetscErrorCode PCMGBottomReportReset(PC pc)
 
 /*@
   PCMGBottomReportView - Prints the bottom-solve report of a `PCMG`: cycles, bottom solves and iterations, global
-  reductions inside the bottom solves and inside the whole `PCMG` applications, and the time in the bottom solves against
+  reductions and halo messages received inside the bottom solves and inside the whole `PCMG` applications, and the time
+  in the bottom solves against
   the whole `PCMG` applications
 
   Collective
@@ -989,8 +1013,8 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   if (bottom->basis[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "basis of the cabicgstab bottom solver: %s\n", bottom->basis));
   PetscCall(PetscViewerASCIIPrintf(viewer, "PCMG cycles: %" PetscInt_FMT ", bottom solves: %" PetscInt_FMT "\n", r.vcycles, r.solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bottom iterations: %" PetscInt_FMT " (%.1f per solve)\n", r.iterations, r.solves ? (double)r.iterations / r.solves : 0.0));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in PCMG: %.0f, outside the bottom solves (smoothers, transfers, the cycles' own norms): %.0f\n", r.mgreductions, PetscMax(r.mgreductions - r.reductions, 0.0)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve); halo messages received: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0, r.halo, r.solves ? r.halo / r.solves : 0.0));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in PCMG: %.0f, outside the bottom solves (smoothers, transfers, the cycles' own norms): %.0f; halo messages received in PCMG: %.0f, outside the bottom solves: %.0f\n", r.mgreductions, PetscMax(r.mgreductions - r.reductions, 0.0), r.mghalo, PetscMax(r.mghalo - r.halo, 0.0)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "time in bottom solves: %.3g s of %.3g s in PCMG (%.0f %%); per cycle %.3g s of %.3g s\n", r.bottomtime, r.mgtime, r.mgtime > 0 ? 100.0 * r.bottomtime / r.mgtime : 0.0, r.vcycles ? r.bottomtime / r.vcycles : 0.0, r.vcycles ? r.mgtime / r.vcycles : 0.0));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
