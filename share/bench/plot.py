@@ -151,16 +151,24 @@ def overlap(rows):
 
 
 def bottom(rows):
-    """Bottom-solver study (bottom.sh): bottom-solve and whole-PCMG time of each bottom solver against the simulated p."""
+    """Bottom-solver study (bottom.sh): bottom-solve and whole-PCMG time of each bottom solver against the simulated p,
+    with the halo receives delayed too (solid; the CSV's halo column, when there is one) and the reductions only (dotted,
+    bottom solves only)."""
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for variant, style in zip(dict.fromkeys(r["bottom"] for r in rows), ("o-", "s-", "D-", "^-", "v-")):
-        rr = [r for r in rows if r["bottom"] == variant]
+    halos = list(dict.fromkeys(r.get("halo", "none") for r in rows))
+    main = halos[0]
+    for i, (variant, style) in enumerate(zip(dict.fromkeys(r["bottom"] for r in rows), ("o-", "s-", "D-", "^-", "v-"))):
+        rr = [r for r in rows if r["bottom"] == variant and r.get("halo", "none") == main]
         p = [int(r["nodes"]) for r in rr]
-        ax.plot(p, [float(r["bottom_s"]) for r in rr], style, label=f"{variant}: bottom solves")
-        ax.plot(p, [float(r["pcmg_s"]) for r in rr], style, alpha=0.45, label=f"{variant}: whole PCMG solve")
+        what = "" if main == "none" else ", reductions + halo"
+        ax.plot(p, [float(r["bottom_s"]) for r in rr], style, color=f"C{i}", label=f"{variant}: bottom solves{what}")
+        ax.plot(p, [float(r["pcmg_s"]) for r in rr], style, color=f"C{i}", alpha=0.45, label=f"{variant}: whole PCMG solve{what}")
+        if main != "none" and "none" in halos:
+            ro = [r for r in rows if r["bottom"] == variant and r["halo"] == "none"]
+            ax.plot([int(r["nodes"]) for r in ro], [float(r["bottom_s"]) for r in ro], style[0] + ":", color=f"C{i}", alpha=0.6, markersize=3, label=f"{variant}: bottom solves, reductions only")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("simulated nodes p (Krasnopolsky's reduction model)")
+    ax.set_xlabel("simulated nodes p (Krasnopolsky's reduction and halo models)")
     ax.set_ylabel("time [s], 2 real ranks")
     ax.set_title("Helmholtz multigrid, bottom solver bcgs vs cabicgstab variants (simulated)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
