@@ -131,9 +131,9 @@ $(BUILDDIR)/tutorials/%: $(CAKRYLOV_DIR)/tutorials/%.c $(LIBNAME_CAKRYLOV)
 	@echo '  CC    $<'
 	@$(PCC) $(PCC_FLAGS) $(CAKRYLOV_CFLAGS) $(CAKRYLOV_INCLUDES) -I$(CAKRYLOV_DIR)/share/problems $(PETSC_CCPPFLAGS) $< -o $@ $(CAKRYLOV_LIB) $(PETSC_LIB)
 
-run: all $(BUILDDIR)/tutorials/ex1
+run: all $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/bench/libcakpmpi.so
 	@bash $(CAKRYLOV_DIR)/share/setup.sh
-	@$(CAKRYLOV_DIR)/share/run.sh $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/run $(RUN_ARGS)
+	@$(CAKRYLOV_DIR)/share/run.sh $(BUILDDIR)/tutorials/ex1 $(BUILDDIR)/run $(BUILDDIR)/bench/libcakpmpi.so $(RUN_ARGS)
 
 # ---- the benchmarks (make bench, bench-*, pmpi*): share/bench/makefile ----
 include $(CAKRYLOV_DIR)/share/bench/makefile
