@@ -11,10 +11,11 @@
 #      single solves at simulated p nodes, 2 real ranks, n = 30 (not 32: with N = 2^15 the columns of a block lie a power of
 #      two apart and PETSc's AIJ x dense kernel, which reads 4 of them at once, runs into cache-set conflicts): simulated
 #      time per RHS-iteration, and Krasnopolsky's T_G(p, l) for the payload l = 8 m k bytes of each method's reductions
-#      (k dots of m columns)
+#      (k dots of m columns); every simulated point twice (column halo of mrhs-sim.csv): the halo receives delayed too
+#      (CAKPMPI_HALO=krasnopolsky, Krasnopolsky's T_L(l), the default's first) and the reductions only (-halo "...")
 #   4. the plot (share/bench/plot.py mrhs)
 #   share/bench/mrhs.sh PROGRAM LIBCAKPMPI [-sizes "200 100"] [-its "4 8"] [-runs 3] [-m "1,4,16"] [-pcs "none jacobi"]
-#                      [-ranks "1 2"] [-nodes "1024 4096 16384"] [-dim 3] [-problem poisson]
+#                      [-ranks "1 2"] [-nodes "1024 4096 16384"] [-dim 3] [-problem poisson] [-halo "krasnopolsky none"]
 # (-dim 2 -problem convdiff -sizes 1000 -its 30: the 2D 5-point convection-diffusion operator of issue 27, part 1 only;
 # parts 2 and 3 always use the 3D Laplacian)
 # -its gives the iterations per solve of each size, in the order of -sizes. QUICK=1 (make bench-mrhs QUICK=1): n = 48, 32,
@@ -41,7 +42,8 @@ else
   sizes="200 100" its="4 8" runs=3 m="1,4,16" pcs="none jacobi" ranks="1 2" nodes="1024 4096 16384"
 fi
 dim=3 problem=poisson
-options "sizes its runs m pcs ranks nodes dim problem" "$@"
+halo="krasnopolsky none"
+options "sizes its runs m pcs ranks nodes dim problem halo" "$@"
 methods="bcgs-separate bcgs-matsolve pipebcgs-separate bcgsm bcgsm-dense bcgsm-inter pipebcgsm rbicgstab cabicgstab-separate cabicgstab cabicgstab-cheb8"
 outputs mrhs
 laycsv=$results/mrhs-layout.csv
@@ -62,14 +64,14 @@ trap 'rm -rf "$tmp"' EXIT
 # about 26 ns per unknown on 1 rank, 16 on 2 (averaged over the methods, pipebcgs the slowest, and their start-up
 # work); every (size, ranks, PC) runs every method (runs x its
 # + 1) iterations of sum(m) columns and sets up for about N / 1e6 s; the layout study 33 SpMVs of sum(m > 1) columns (6 and
-# 4 ns per unknown); the counts and the simulator about half a minute
+# 4 ns per unknown); the counts and the simulator (both halo models) about 50 s
 msum=$(echo "$m" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
 mbig=$(echo "$m" | tr ',' '\n' | awk '$1 > 1 { s += $1 } END { print s + 0 }')
 est=$(for i in "${!sizelist[@]}"; do for r in $ranks; do echo "${sizelist[$i]} ${itlist[$i]} $r"; done; done |
   awk -v runs="$runs" -v msum="$msum" -v mbig="$mbig" -v npc="$(echo $pcs | wc -w)" -v nmeth="$(echo $methods | wc -w)" '{
     N = $1 ^ 3; one = $3 == 1
     s += npc * (N * msum * nmeth * (runs * $2 + 1) * (one ? 26e-9 : 16e-9) + N / 1e6 + 2) + 33 * mbig * N * (one ? 6e-9 : 4e-9)
-  } END { printf "%.0f", s + 30 }')
+  } END { printf "%.0f", s + 50 }')
 echo "# make bench-mrhs${quick:+ QUICK=1}: about $((est / 60)) min $((est % 60)) s on a quiet 2-core VM (longer under load); results in $(rel "$results")"
 T0=$(date +%s)
 
@@ -117,18 +119,20 @@ done
 
 # The simulator: m = 16 (the largest m) at once against separate solves, at simulated p nodes (p = 0: no simulation)
 mmax=$(echo "$m" | tr ',' '\n' | sort -n | tail -n 1)
-echo "nodes,method,path,median_ms,reductions_per_rhs_it,bytes_per_reduction,tg_us,model_reduction_ms" > "$simcsv"
-for p in 0 $nodes; do
-  model=krasnopolsky
+echo "nodes,method,path,median_ms,reductions_per_rhs_it,bytes_per_reduction,tg_us,model_reduction_ms,halo" > "$simcsv"
+for ph in 0:none $(for h in $halo; do for p in $nodes; do echo "$p:$h"; done; done); do
+  p=${ph%%:*} h=${ph#*:} model=krasnopolsky
+  env=()
   [ "$p" -gt 0 ] || model=none
+  [ "$h" = none ] || env=(-x CAKPMPI_HALO="$h")
   rm -f "$tmp/run.csv"
   CAKPMPI_MODEL=$model CAKPMPI_NODES=$((p > 0 ? p : 1)) CAKPMPI_OUTPUT=$tmp/cak mpiexec -n 2 --bind-to core -x LD_PRELOAD="$lib" \
-    -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_OUTPUT "$prog" -n 30 -pc_type none -m "$mmax" -its 16 -runs "$runs" -stream false \
+    -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_OUTPUT "${env[@]}" "$prog" -n 30 -pc_type none -m "$mmax" -its 16 -runs "$runs" -stream false \
     -layout false -csv "$tmp/run.csv" > "$tmp/out" 2>&1 || { echo "$0: simulator run failed: p = $p" >&2; cat "$tmp/out" >&2; exit 1; }
   # T_G(p, l) = C0 + C1 l^0.21 p^0.54 (Krasnopolsky eqs. (10)-(11), cakpmpi's defaults) for each method's bytes per reduction
-  awk -F, -v p="$p" -v mm="$mmax" 'FNR == NR { if (FNR > 1 && $2 == mm) { red[$1] = $4; bytes[$1] = $5 } next }
+  awk -F, -v p="$p" -v mm="$mmax" -v h="$h" 'FNR == NR { if (FNR > 1 && $2 == mm) { red[$1] = $4; bytes[$1] = $5 } next }
     FNR > 1 { tg = p > 0 ? 3.5e-6 + 1.7e-6 * bytes[$8] ^ 0.21 * p ^ 0.54 : 0
-              printf "%d,%s,%s,%s,%.3f,%.1f,%.2f,%.4f\n", p, $8, $9, $10, red[$8], bytes[$8], 1e6 * tg, 1e3 * red[$8] * tg }' \
+              printf "%d,%s,%s,%s,%.3f,%.1f,%.2f,%.4f,%s\n", p, $8, $9, $10, red[$8], bytes[$8], 1e6 * tg, 1e3 * red[$8] * tg, h }' \
     "$redcsv" "$tmp/run.csv" >> "$simcsv"
 done
 {
@@ -136,11 +140,12 @@ done
   echo "Latency simulator (cakpmpi, CAKPMPI_MODEL=krasnopolsky: T_G(p, l) = 3.5e-6 + 1.7e-6 l^0.21 p^0.54 s per reduction of l bytes,"
   echo "a planning model, not a measurement of a large machine): m = $mmax systems, 2 real ranks, n = 30, PC none, 16 iterations per solve,"
   echo "median of $runs; p = 0: no simulation. time per RHS-iteration [ms]; reductions per RHS-iteration (counted above); l = bytes per"
-  echo "reduction = 8 m k for k dots of m columns (8 k for the separate solves); T_G(p, l); model = reductions per RHS-iteration x T_G"
-  printf "%6s %-17s %-7s %9s %9s %8s %9s %10s %10s\n" p method path "ms/RHS-it" "vs sep." "red/RHS" "l [B]" "T_G [us]" "model [ms]"
-  awk -F, 'NR > 1 { if ($2 == "bcgs-separate") sep[$1] = $4; rows[NR] = $0 }
-    END { for (i = 2; i <= NR; i++) { split(rows[i], f, ","); printf "%6d %-17s %-7s %9.4f %8.2fx %8.3f %9.0f %10.1f %10.4f\n",
-          f[1], f[2], f[3], f[4], sep[f[1]] / f[4], f[5], f[6], f[7], f[8] } }' "$simcsv"
+  echo "reduction = 8 m k for k dots of m columns (8 k for the separate solves); T_G(p, l); model = reductions per RHS-iteration x T_G;"
+  echo "charged: what the simulator delayed (reductions: the global reductions only; red.+halo: and every halo receive, Krasnopolsky's T_L(l))"
+  printf "%6s %-10s %-17s %-7s %9s %9s %8s %9s %10s %10s\n" p charged method path "ms/RHS-it" "vs sep." "red/RHS" "l [B]" "T_G [us]" "model [ms]"
+  awk -F, 'NR > 1 { if ($2 == "bcgs-separate") sep[$1, $9] = $4; rows[NR] = $0 }
+    END { for (i = 2; i <= NR; i++) { split(rows[i], f, ","); printf "%6d %-10s %-17s %-7s %9.4f %8.2fx %8.3f %9.0f %10.1f %10.4f\n",
+          f[1], f[1] == 0 ? "here" : f[9] == "none" ? "reductions" : "red.+halo", f[2], f[3], f[4], sep[f[1], f[9]] / f[4], f[5], f[6], f[7], f[8] } }' "$simcsv"
 } | tee -a "$out"
 
 plot mrhs "$csv" "$png" "$results"

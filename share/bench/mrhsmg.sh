@@ -11,16 +11,18 @@
 # the bottom solves' reductions and time (the bottom report). Repeated RUNS times, alternating the variants; medians and
 # the spread (max/min - 1) of the times.
 #   share/bench/mrhsmg.sh PMPI_LIB EX3 [-nodes "0 1024 4096 16384"] [-m "1 8 16"] [-runs 5] [-n 33] [-levels 4]
-# Writes share/bench/results/mrhsmg.txt and mrhsmg.csv. The simulator delays the global reductions only: a planning
-# instrument, not a large machine.
+#                         [-halo "krasnopolsky none"]
+# Writes share/bench/results/mrhsmg.txt and mrhsmg.csv. -halo: the halo models of the simulated points (column halo):
+# krasnopolsky (the global reductions and every halo receive delayed, Krasnopolsky's T_G and T_L; the default's first),
+# none (the reductions only). The simulator delays nothing else: a planning instrument, not a large machine.
 set -eu -o pipefail
 lib=$1 ex3=$2
 shift 2
 . "$(dirname "$0")/common.sh"
 need_program "PMPI_LIB EX3 [-nodes LIST] [-m LIST] [-runs R] [-n N] [-levels L]" "$ex3"
-nodes="0 1024 4096 16384" m="1 8 16" runs=5 n=33 levels=4
+nodes="0 1024 4096 16384" m="1 8 16" runs=5 n=33 levels=4 halo="krasnopolsky none"
 [ -n "$quick" ] && nodes="0 4096" m="8" runs=3
-options "nodes m runs n levels" "$@"
+options "nodes m runs n levels halo" "$@"
 outputs mrhsmg
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -35,33 +37,39 @@ variant_args() {
   esac
 }
 
-run() { # nodes (0: no simulation), m, variant -> a CSV row: nodes,m,variant,solve_s,cycles,bottom_solves,bottom_reductions,bottom_s
-  local p=$1 cols=$2 v=$3 model=krasnopolsky
+# nodes (0: no simulation), halo model, m, variant -> a CSV row:
+#   nodes,halo,m,variant,solve_s,cycles,bottom_solves,bottom_reductions,bottom_s,bottom_halo
+run() {
+  local p=$1 h=$2 cols=$3 v=$4 model=krasnopolsky
+  local -a env=()
   [ "$p" -gt 0 ] || model=none
+  [ "$h" = none ] || env=(-x CAKPMPI_HALO="$h")
   CAKPMPI_MODEL=$model CAKPMPI_NODES=$((p > 0 ? p : 1)) CAKPMPI_OUTPUT=$tmp/stats \
-    mpiexec --oversubscribe -n 2 -x LD_PRELOAD="$lib" -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_OUTPUT \
+    mpiexec --oversubscribe -n 2 -x LD_PRELOAD="$lib" -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_OUTPUT "${env[@]}" \
     "$ex3" -dim 3 -n "$n" -nrhs "$cols" -compare 0 -pc_type mg -pc_mg_levels "$levels" -pc_mg_galerkin pmat \
     $(variant_args "$v") -pc_mg_bottom_report -log_view > "$tmp/out"
   # converged: every column within 1.01 rtol (the block types' columns), or PETSc's bcgs's reason for all (its updated
   # residual may end above rtol in b - A x, which the verdict of ex3 would count)
   grep -q -E "every column's true residual <= 1.01 rtol \|\|b\|\|: yes|reports one converged reason for the block: CONVERGED" "$tmp/out" || { echo "$v, p = $p, m = $cols: a column did not converge" >&2; exit 1; }
-  awk -v p="$p" -v m="$cols" -v v="$v" '
+  awk -v p="$p" -v h="$h" -v m="$cols" -v v="$v" -f "$here/report.awk" -f <(echo '
     /^KSPMatSolve / { tm = $4 }
     /^KSPSolve /    { ts = $4 }
     /PCMG cycles:/  { c = $3; sub(/,$/, "", c); bs = $6 }
-    /global reductions in bottom solves:/ { red = $6 }
-    /time in bottom solves:/ { tb = $5 }
-    END { t = (v == "separate" || tm == "") ? ts : tm; if (t == "" || tb == "") exit 1; printf "%s,%s,%s,%s,%s,%s,%s,%s\n", p, m, v, t, c, bs, red, tb }' "$tmp/out"
+    END { t = (v == "separate" || tm == "") ? ts : tm; if (t == "" || tb == "" || halo == "") exit 1; printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, h, m, v, t, c, bs, red, tb, halo }') "$tmp/out"
 }
 
 {
   echo "# multigrid for m right-hand sides: tutorials/ex3 -dim 3 -n $n, PCMG $levels levels (Galerkin), 2 ranks; $(machine)"
-  echo "# nodes = 0: no simulation; else the reductions delayed as on p nodes (Krasnopolsky's model); $runs runs each, alternating"
-  echo "nodes,m,variant,solve_s,cycles,bottom_solves,bottom_reductions,bottom_s"
+  echo "# nodes = 0: no simulation; else the reductions delayed as on p nodes (Krasnopolsky's model), with halo krasnopolsky every halo receive too (his T_L); $runs runs each, alternating"
+  echo "nodes,halo,m,variant,solve_s,cycles,bottom_solves,bottom_reductions,bottom_s,bottom_halo"
   for p in $nodes; do
-    for cols in $m; do
-      for r in $(seq "$runs"); do
-        for v in $variants; do run "$p" "$cols" "$v"; done
+    for h in $halo; do
+      [ "$p" -gt 0 ] || [ "$h" = "${halo%% *}" ] || continue # no simulation: one set of runs
+      [ "$p" -gt 0 ] || h=none
+      for cols in $m; do
+        for r in $(seq "$runs"); do
+          for v in $variants; do run "$p" "$h" "$cols" "$v"; done
+        done
       done
     done
   done
@@ -75,19 +83,24 @@ import csv, statistics, sys
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith('#'))]
 head = [l.rstrip('\n') for l in open(sys.argv[1]) if l.startswith('#')]
 print('\n'.join(head))
-keys = sorted({(int(r['nodes']), int(r['m'])) for r in rows})
-def med(p, m, v, f):
-    xs = [float(r[f]) for r in rows if int(r['nodes']) == p and int(r['m']) == m and r['variant'] == v]
+halos = list(dict.fromkeys(r['halo'] for r in rows if int(r['nodes']) > 0))
+keys = sorted({(int(r['nodes']), r['halo'], int(r['m'])) for r in rows}, key=lambda k: (k[1] == 'none' and k[0] > 0, k[0], k[2]))
+def med(p, h, m, v, f):
+    xs = [float(r[f]) for r in rows if int(r['nodes']) == p and r['halo'] == h and int(r['m']) == m and r['variant'] == v]
     return statistics.median(xs), (max(xs) / min(xs) - 1) if min(xs) > 0 else 0.0
-print('%6s %3s %-12s %10s %7s %7s %7s %12s %10s %9s %9s' % ('nodes', 'm', 'variant', 'solve ms', 'spread', 'cycles', 'bottoms', 'red/bottom', 'bottom ms', 'x sep', 'bottom x'))
-for p, m in keys:
-    sep = med(p, m, 'separate', 'solve_s')[0]
-    bb = med(p, m, 'block-bcgsm', 'bottom_s')[0]
+print('%6s %-13s %3s %-12s %10s %7s %7s %7s %12s %12s %10s %9s %9s' % ('nodes', 'charged', 'm', 'variant', 'solve ms', 'spread', 'cycles', 'bottoms', 'red/bottom', 'halo/bottom', 'bottom ms', 'x sep', 'bottom x'))
+for p, h, m in keys:
+    sep = med(p, h, m, 'separate', 'solve_s')[0]
+    bb = med(p, h, m, 'block-bcgsm', 'bottom_s')[0]
+    charged = 'here' if p == 0 else 'reductions' if h == 'none' else 'red.+halo'
     for v in ('separate', 'block-bcgsm', 'block-cab', 'block-cab-s8'):
-        t, sp = med(p, m, v, 'solve_s')
-        c = med(p, m, v, 'cycles')[0]; b = med(p, m, v, 'bottom_solves')[0]; red = med(p, m, v, 'bottom_reductions')[0]
-        tb = med(p, m, v, 'bottom_s')[0]
-        print('%6d %3d %-12s %10.2f %6.0f%% %7.0f %7.0f %12.2f %10.2f %8.2fx %8.2fx' % (p, m, v, 1e3 * t, 100 * sp, c, b, red / b if b else 0, 1e3 * tb, sep / t, bb / tb if tb else 0))
+        t, sp = med(p, h, m, v, 'solve_s')
+        c = med(p, h, m, v, 'cycles')[0]; b = med(p, h, m, v, 'bottom_solves')[0]; red = med(p, h, m, v, 'bottom_reductions')[0]
+        hb = med(p, h, m, v, 'bottom_halo')[0]
+        tb = med(p, h, m, v, 'bottom_s')[0]
+        print('%6d %-13s %3d %-12s %10.2f %6.0f%% %7.0f %7.0f %12.2f %12.2f %10.2f %8.2fx %8.2fx' % (p, charged, m, v, 1e3 * t, 100 * sp, c, b, red / b if b else 0, hb / b if b else 0, 1e3 * tb, sep / t, bb / tb if tb else 0))
+print('# charged: what the simulator delayed (here: nothing, this machine; reductions: the global reductions only; red.+halo: and every halo')
+print('# receive); halo/bottom: halo messages received per rank per bottom solve (the bottom report);')
 print('# x sep: separate solve time / this one (the whole solve of m right-hand sides); bottom x: block-bcgsm bottom time / this one')
 EOF
 cat "$out"

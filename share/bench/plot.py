@@ -88,7 +88,12 @@ def merged(rows, red):
 
 def methodmap(rows, subtitle):
     """Method map (methodmap.sh; Krasnopolsky 2020, Figs. 6 and 10 style): one panel per (PC, progress mode), the speedup of
-    every variant over bcgs against the simulated node count p; the best method at each p has Krasnopolsky's R = 1."""
+    every variant over bcgs against the simulated node count p; the best method at each p has Krasnopolsky's R = 1. With a
+    halo column (issue 24) the points of its first model (the halo receives delayed too) are drawn."""
+    if rows and "halo" in rows[0]:
+        first = next((r["halo"] for r in rows if int(r["nodes"]) > 0), "none")
+        rows = [r for r in rows if r["halo"] == first or int(r["nodes"]) == 0]
+        subtitle = (subtitle + ", " if subtitle else "") + ("reductions only delayed" if first == "none" else f"reductions and halo ({first}) delayed")
     pcs = list(dict.fromkeys(r["pc"] for r in rows))
     modes = list(dict.fromkeys(r["progress"] for r in rows))
     methods = list(dict.fromkeys(r["method"] for r in rows))
@@ -112,7 +117,7 @@ def methodmap(rows, subtitle):
             ax.axhline(1.0, color="grey", lw=0.8)
             ax.grid(True, which="both", alpha=0.3)
             ax.set_title(f"PC {pc}, {label.get(mode, mode)}", fontsize=9)
-            ax.set_xlabel("simulated nodes p (Krasnopolsky's T_G model)")
+            ax.set_xlabel("simulated nodes p (Krasnopolsky's T_G, T_L models)")
             if j == 0:
                 ax.set_ylabel("speedup over bcgs (time per iteration)")
     axes[0][-1].legend(fontsize=7, loc="upper left")
@@ -266,13 +271,16 @@ def mrhs(rows, resdir):
     ax.legend(fontsize=7)
     ax.grid(True, which="both", alpha=0.3)
     ax = axes[1][1]
+    if sim and "halo" in sim[0]:  # issue 24: the points of the first halo model (the halo receives delayed too)
+        first = next((r["halo"] for r in sim if int(r["nodes"]) > 0), "none")
+        sim = [r for r in sim if r["halo"] == first]
     for meth in dict.fromkeys(r["method"] for r in sim):
         pts = sorted((int(r["nodes"]), float(r["median_ms"])) for r in sim if r["method"] == meth and int(r["nodes"]) > 0)
         if pts:
             ax.plot(*zip(*pts), styles.get(meth, "-"), label=meth)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("simulated nodes p (Krasnopolsky's T_G model)")
+    ax.set_xlabel("simulated nodes p (Krasnopolsky's T_G, T_L models)")
     ax.set_ylabel("time per RHS-iteration [ms], 2 real ranks")
     ax.set_title("latency simulator: m systems at once vs separate solves", fontsize=10)
     ax.legend(fontsize=7)

@@ -228,11 +228,13 @@ if mmap:
              "Bold: the fastest method at that p (largest speedup; Krasnopolsky's R = 1). Plot: `methodmap.png`; text: `methodmap.txt`.")
     L.append("")
     ms = list(dict.fromkeys(r["method"] for r in mmap))
-    groups = list(dict.fromkeys((r["pc"], r["progress"] if int(r["nodes"]) > 0 else "-") for r in mmap))
-    for pc, pr in groups:
-        pts = [r for r in mmap if r["pc"] == pc and ((pr == "-" and int(r["nodes"]) == 0) or (r["progress"] == pr and int(r["nodes"]) > 0))]
+    hl = lambda r: r.get("halo", "none") if int(r["nodes"]) > 0 else "-"  # the halo model of a simulated point (issue 24)
+    groups = list(dict.fromkeys((r["pc"], r["progress"] if int(r["nodes"]) > 0 else "-", hl(r)) for r in mmap))
+    for pc, pr, h in groups:
+        pts = [r for r in mmap if r["pc"] == pc and hl(r) == h and ((pr == "-" and int(r["nodes"]) == 0) or (r["progress"] == pr and int(r["nodes"]) > 0))]
         nodes = list(dict.fromkeys(int(r["nodes"]) for r in pts))
-        L.append(f"**PC {pc}, progress {pr if pr != '-' else '(no simulation, this machine)'}**")
+        charged = "" if h == "-" else ", reductions only delayed" if h == "none" else f", reductions + halo ({h}) delayed"
+        L.append(f"**PC {pc}, progress {pr if pr != '-' else '(no simulation, this machine)'}{charged}**")
         L.append("")
         L.append("| p | bcgs ms/it | " + " | ".join(ms[1:]) + " |")
         L.append("|---" * (len(ms) + 1) + "|")
@@ -293,10 +295,13 @@ if msim:
     L.append("")
     L.append("| p | method | path | ms / RHS-it | vs separate | reductions / RHS-it | l [B] | T_G [us] | reductions x T_G [ms] |")
     L.append("|---|---|---|---|---|---|---|---|---|")
-    sep = {r["nodes"]: float(r["median_ms"]) for r in msim if r["method"] == "bcgs-separate"}
+    sep = {(r["nodes"], r.get("halo", "none")): float(r["median_ms"]) for r in msim if r["method"] == "bcgs-separate"}
     for r in msim:
-        L.append(f"| {r['nodes'] if int(r['nodes']) else 'here'} | {r['method']} | {r['path']} | {float(r['median_ms']):.3f} | "
-                 f"{sep[r['nodes']] / float(r['median_ms']):.2f}x | {float(r['reductions_per_rhs_it']):.3f} | {float(r['bytes_per_reduction']):.0f} | "
+        where = r["nodes"] if int(r["nodes"]) else "here"
+        if int(r["nodes"]) and "halo" in r:  # issue 24: what the simulator delayed
+            where += " (reductions)" if r["halo"] == "none" else " (red. + halo)"
+        L.append(f"| {where} | {r['method']} | {r['path']} | {float(r['median_ms']):.3f} | "
+                 f"{sep[r['nodes'], r.get('halo', 'none')] / float(r['median_ms']):.2f}x | {float(r['reductions_per_rhs_it']):.3f} | {float(r['bytes_per_reduction']):.0f} | "
                  f"{float(r['tg_us']):.0f} | {float(r['model_reduction_ms']):.3f} |")
     L.append("")
 
