@@ -25,6 +25,7 @@
 #define KSPRBICGSTAB  "rbicgstab"
 #define KSPPIPEBCGSM  "pipebcgsm"
 #define KSPBCGSM      "bcgsm"
+#define KSPAUTOBCGS   "autobcgs"
 
 CAKRYLOV_EXTERN PetscErrorCode CAKrylovInitializePackage(void);
 
@@ -99,6 +100,28 @@ typedef struct {
   PetscInt estimates, estimate_reductions;
 } KSPCABiCGStabStatistics;
 CAKRYLOV_EXTERN PetscErrorCode KSPCABiCGStabGetStatistics(KSP, KSPCABiCGStabStatistics *);
+
+/*S
+   KSPAutoBCGSChoice - a candidate of `KSPAUTOBCGS`: a type of this library, with s and basis for `KSPCABICGSTAB`, and
+   its predicted time per iteration on this machine
+
+   Fields:
++  type  - `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM` or `KSPCABICGSTAB`
+.  s     - the s of `KSPCABICGSTAB` (0 for the others)
+.  basis - its basis
+-  time  - the predicted time per iteration in seconds
+
+   Level: intermediate
+
+.seealso: `KSPAUTOBCGS`, `KSPAutoBCGSGetChoice()`
+S*/
+typedef struct {
+  KSPType            type;
+  PetscInt           s;
+  KSPCABiCGStabBasis basis;
+  PetscReal          time;
+} KSPAutoBCGSChoice;
+CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSGetChoice(KSP, KSPAutoBCGSChoice *, PetscInt *, const KSPAutoBCGSChoice **, PetscInt *);
 
 /*E
    CAKrylovProgressType - how `KSPRBICGSTAB` and `KSPPIPEBCGSM` help their non-blocking reductions progress while

@@ -36,6 +36,7 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(KSPRegister(KSPPIPEBCGSM, KSPCreate_PIPEBCGSM));
   PetscCall(KSPRegister(KSPBCGSM, KSPCreate_BCGSM));
   PetscCall(KSPRegister(KSPRBICGSTAB, KSPCreate_RBiCGStab));
+  PetscCall(KSPRegister(KSPAUTOBCGS, KSPCreate_AutoBCGS));
   PetscCall(PCMGBottomRegister());
   PetscCall(PCRegister(PCSYNTHETIC, PCCreate_Synthetic));
   /* one style: "CAK" and what the event times (at most 16 characters, the width of -log_view's column) */

@@ -14,6 +14,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_BCGSM(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PIPEBCGSM(KSP);
 PETSC_INTERN PetscErrorCode PCCreate_Synthetic(PC);
 PETSC_INTERN PetscErrorCode KSPCreate_RBiCGStab(KSP);
+PETSC_INTERN PetscErrorCode KSPCreate_AutoBCGS(KSP);
 
 /* src/pc/mgbottom: makes PCMG's constructor the one with the bottom-solver hook */
 PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
@@ -58,3 +59,25 @@ PETSC_INTERN PetscErrorCode CAKrylovKSPMatMultProgress(KSP, CAKrylovKSPProgress 
 PETSC_INTERN PetscErrorCode CAKrylovKSPProgressReset(CAKrylovKSPProgress *);
 
 PETSC_INTERN PetscErrorCode CAKrylovBiCGStabOmega(KSP, PetscBool, const PetscScalar[3], PetscScalar, Vec, Vec, PetscScalar *, PetscInt *);
+
+/* The costs KSPAUTOBCGS measures at setup (src/ksp/autobcgs), from which each type predicts its time per iteration
+   with the model written beside its code (Krasnopolsky 2020, eqs. (12)-(19), in this library's counts) */
+#define CAKRYLOV_COSTS_NRED 3 /* reduction sizes measured (bytes): the smallest, s = 4's Gram matrix, the largest */
+typedef struct {
+  PetscReal spmv;                           /* s: one MatMult() */
+  PetscReal pc;                             /* s: one PCApply() (0 for the identity, which the types skip) */
+  PetscReal vec;                            /* s: one read or write of a vector of the KSP's size (a fused pass / its streams) */
+  PetscReal nloc;                           /* local rows */
+  PetscReal gemm_rate;                      /* flop/s of the Gram matrix's local GEMM (cabicgstab) */
+  PetscReal gamma;                          /* exposed fraction of a non-blocking reduction started before computing, eq. (9) */
+  PetscReal red_bytes[CAKRYLOV_COSTS_NRED]; /* the reduction sizes measured, increasing */
+  PetscReal red[CAKRYLOV_COSTS_NRED];       /* s: one MPI_Allreduce of that size */
+  PetscReal nodes, C[4];                    /* nodes > 0: the reductions are Krasnopolsky's eq. (10) at p = nodes, C0, C1, n0, n1 */
+} CAKrylovCosts;
+PETSC_INTERN PetscReal CAKrylovCostsReduction(const CAKrylovCosts *, PetscReal);
+PETSC_INTERN PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *, PetscReal, PetscReal);
+PETSC_INTERN PetscReal KSPBCGSMTimePerIteration(const CAKrylovCosts *);
+PETSC_INTERN PetscReal KSPRBiCGStabTimePerIteration(const CAKrylovCosts *);
+PETSC_INTERN PetscReal KSPPIPEBCGSMTimePerIteration(const CAKrylovCosts *);
+PETSC_INTERN PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *, PetscInt);
+PETSC_INTERN PetscInt  KSPCABiCGStabGramBytes(PetscInt);

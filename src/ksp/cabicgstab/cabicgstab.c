@@ -303,6 +303,27 @@ PetscInt KSPCABiCGStabGramCount(KSP_CABiCGStab *cab, PetscInt nb)
    contiguous block, packed into buf (KSPCABiCGStabGramCount() numbers: g and, with the symmetric reduction, only the
    upper triangle of the symmetric G = [P, R]^T [P, R]); the global sum of buf; the reduced buf unpacked into [g, G].
 */
+/* Bytes of an outer iteration's reduction at s: nb = 4 s + 1 basis vectors, g and the upper triangle of G */
+PetscInt KSPCABiCGStabGramBytes(PetscInt s)
+{
+  const PetscInt nb = 4 * s + 1;
+
+  return (PetscInt)sizeof(PetscScalar) * (nb + nb * (nb + 1) / 2);
+}
+
+/*
+   The cost of one iteration at s for KSPAUTOBCGS's model, an outer iteration divided by s: 4 s - 1 operator
+   applications and 4 s preconditioner applications (the bases, and x += M^{-1} dx), 8 s + 13 vector reads+writes
+   (bases' shifts, rebuild), the Gram matrix's local GEMM (2 n nb (nb + 1) flops, or reading its nb + 1 columns if that
+   is slower) and one blocking reduction of KSPCABiCGStabGramBytes(s)
+*/
+PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s)
+{
+  const PetscReal nb = 4 * s + 1, gemm = PetscMax(2 * c->nloc * nb * (nb + 1) / c->gemm_rate, (nb + 1) * c->vec);
+
+  return ((4 * s - 1) * c->spmv + 4 * s * c->pc + (8 * s + 13) * c->vec + gemm + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s))) / s;
+}
+
 PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *buf)
 {
   KSP_CABiCGStab   *cab = (KSP_CABiCGStab *)ksp->data;

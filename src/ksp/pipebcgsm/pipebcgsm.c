@@ -514,6 +514,14 @@ static PetscErrorCode KSPMatSolve_PIPEBCGSM(KSP ksp, Mat B, Mat X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The cost of one iteration for KSPAUTOBCGS's model (Krasnopolsky eqs. (16)/(19) in this type's counts): 25 vector
+   reads+writes (34 with a preconditioner) and reductions of 3 and 5 numbers, each hidden behind one operator and
+   one preconditioner application */
+PetscReal KSPPIPEBCGSMTimePerIteration(const CAKrylovCosts *c)
+{
+  return (c->pc > 0 ? 34 : 25) * c->vec + CAKrylovCostsOverlap(c, c->spmv + c->pc, 24) + CAKrylovCostsOverlap(c, c->spmv + c->pc, 40);
+}
+
 static PetscErrorCode KSPView_PIPEBCGSM(KSP ksp, PetscViewer viewer)
 {
   KSP_BiCGStabFamily *pb = (KSP_BiCGStabFamily *)ksp->data;

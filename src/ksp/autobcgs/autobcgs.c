@@ -1,0 +1,607 @@
+/*
+   KSPAUTOBCGS: the BiCGStab variant of this library, and its s and basis, chosen at setup from this machine's measured
+   costs. Measure, then model, then choose, once per operator (its id and nonzero state), never per solve:
+
+     measure   on the KSP's communicator with its operator and preconditioner: one MatMult(), one PCApply(), one fused
+               vector pass, the Gram matrix's local GEMM on a sample of rows, MPI_Allreduce() of 8 bytes, of s = 4's
+               Gram matrix and of the largest candidate's, and whether an MPI_Iallreduce() progresses while the rank
+               computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one reduction)
+     model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
+               costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
+     choose    the smallest prediction; then the KSP *is* that solver: the chosen type's constructor runs on this KSP,
+               so its iterates, monitors, reasons, counts and KSPMatSolve() are those of the type chosen by hand.
+               The KSP keeps the type name autobcgs; setup, view, reset, destroy and options pass through this file.
+
+   The state of the choice lives in a container composed on the KSP ("KSPAutoBCGS"): ksp->data belongs to the chosen
+   type.
+*/
+#include <cakrylov/private/cakrylovimpl.h>
+#include <petsc/private/kspimpl.h>
+#include <petscblaslapack.h>
+
+#define AUTOBCGS_NTYPES    4
+#define AUTOBCGS_NS        7
+#define AUTOBCGS_NCAND     (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
+#define AUTOBCGS_EST_ITS   100.0 /* iterations over which a cabicgstab candidate's one spectrum estimate is spread */
+#define AUTOBCGS_GEMM_ROWS 512   /* rows of the GEMM sample */
+
+static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
+static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
+
+typedef struct {
+  /* options */
+  PetscBool use[AUTOBCGS_NTYPES]; /* -ksp_autobcgs_candidates */
+  PetscInt  smax;                 /* -ksp_autobcgs_s_max */
+  PetscBool model;                /* -ksp_autobcgs_model krasnopolsky */
+  PetscReal nodes, C[4];          /* its p and C0, C1, n0, n1 (eq. (11): Lomonosov) */
+  PetscReal gamma;                /* -ksp_autobcgs_gamma (< 0: measured) */
+  PetscBool view, fromoptions;    /* -ksp_autobcgs_view; KSPSetFromOptions() was called */
+  char      bad[256];             /* a bad option value, reported at KSPSetUp() (an error inside the options block would leak PETSc's) */
+  /* the measurement and the predictions */
+  CAKrylovCosts     costs;
+  PetscReal         setup_time;
+  PetscInt          n, chosen, nchoices;
+  KSPAutoBCGSChoice cand[AUTOBCGS_NCAND];
+  /* the chosen type on this KSP, and what it was chosen for */
+  PetscBool        active, newmatrix; /* the chosen type's setupnewmatrix */
+  struct _KSPOps   ops;               /* the chosen type's operations */
+  PetscObjectId    amat_id;
+  PetscObjectState amat_nz;
+} KSP_AutoBCGS;
+
+static PetscErrorCode KSPAutoBCGSGet(KSP ksp, KSP_AutoBCGS **a)
+{
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  *a = NULL;
+  PetscCall(PetscObjectQuery((PetscObject)ksp, "KSPAutoBCGS", (PetscObject *)&container));
+  if (container) PetscCall(PetscContainerGetPointer(container, (void **)a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* T_G of one reduction of `bytes`: Krasnopolsky eq. (10) at p nodes, or interpolated linearly in log(bytes) between
+   the sizes measured (the end values beyond them) */
+PetscReal CAKrylovCostsReduction(const CAKrylovCosts *c, PetscReal bytes)
+{
+  const PetscReal *l = c->red_bytes, *t = c->red;
+
+  if (c->nodes > 0) return c->C[0] + c->C[1] * PetscPowReal(bytes, c->C[2]) * PetscPowReal(c->nodes, c->C[3]);
+  if (bytes <= l[0]) return t[0];
+  for (PetscInt i = 1; i < CAKRYLOV_COSTS_NRED; i++)
+    if (bytes <= l[i]) return t[i - 1] + (t[i] - t[i - 1]) * PetscLogReal(bytes / l[i - 1]) / PetscLogReal(l[i] / l[i - 1]);
+  return t[CAKRYLOV_COSTS_NRED - 1];
+}
+
+/* A non-blocking reduction of `bytes` in flight while `work` seconds of computation run: eq. (12),
+   max(work + gamma T_G, T_G) */
+PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *c, PetscReal work, PetscReal bytes)
+{
+  const PetscReal T = CAKrylovCostsReduction(c, bytes);
+
+  return PetscMax(work + c->gamma * T, T);
+}
+
+/* The smallest of 2 timings of f (after one untimed call) */
+#define AUTOBCGS_TIME(best, call) \
+  do { \
+    PetscLogDouble t0_, t1_; \
+    PetscCall(call); \
+    best = PETSC_MAX_REAL; \
+    for (PetscInt r_ = 0; r_ < 2; r_++) { \
+      PetscCall(PetscTime(&t0_)); \
+      PetscCall(call); \
+      PetscCall(PetscTime(&t1_)); \
+      best = PetscMin(best, (PetscReal)(t1_ - t0_)); \
+    } \
+  } while (0)
+
+static PetscErrorCode KSPAutoBCGSAllreduce(MPI_Comm comm, PetscScalar *buf, PetscInt count)
+{
+  PetscMPIInt n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(count, &n));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, buf, n, MPIU_SCALAR, MPIU_SUM, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* flop/s of [P, R]^T [rt, P, R] with nb = 4 s + 1 columns on a sample of min(n, AUTOBCGS_GEMM_ROWS) rows */
+static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscReal *rate)
+{
+  const PetscInt    rows = PetscMin(nloc, AUTOBCGS_GEMM_ROWS), nb = 4 * s + 1;
+  const PetscScalar one = 1.0, zero = 0.0;
+  PetscScalar      *V, *G;
+  PetscBLASInt      m, n, k;
+  PetscReal         t;
+
+  PetscFunctionBegin;
+  *rate = PETSC_MAX_REAL;
+  if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2((size_t)rows * (nb + 1), &V, (size_t)nb * (nb + 1), &G));
+  for (PetscInt i = 0; i < rows * (nb + 1); i++) V[i] = 1.0 / (1 + i % 7);
+  PetscCall(PetscBLASIntCast(nb, &m));
+  PetscCall(PetscBLASIntCast(nb + 1, &n));
+  PetscCall(PetscBLASIntCast(rows, &k));
+  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS));
+  *rate = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
+  PetscCall(PetscFree2(V, G));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The measurement: compute on this machine always; reductions and gamma measured unless the model or the options give them */
+static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
+{
+  CAKrylovCosts *c    = &a->costs;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
+  PetscInt       smax = 2, nloc;
+  PetscScalar   *buf;
+  PetscReal      t[8], vec;
+  PetscBool      identity;
+  Mat            A;
+  Vec            x, y, z;
+  MPI_Request    req;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < AUTOBCGS_NS; i++)
+    if (AutoS[i] <= a->smax) smax = AutoS[i];
+  PetscCall(PCSetUp(ksp->pc));
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecDuplicate(x, &z));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(VecSet(z, 0.5));
+  PetscCall(VecGetLocalSize(x, &nloc));
+  PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
+  AUTOBCGS_TIME(t[0], MatMult(A, x, y));
+  t[1] = 0;
+  if (!identity) AUTOBCGS_TIME(t[1], PCApply(ksp->pc, x, y));
+  AUTOBCGS_TIME(vec, VecAXPBYPCZ(z, 1.0, -1.0, 0.5, x, y)); /* 3 reads, 1 write */
+  t[2] = vec / 4;
+  PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
+  t[3]            = 1 / t[3];
+  c->red_bytes[0] = 8;
+  c->red_bytes[1] = KSPCABiCGStabGramBytes(smax > 4 ? 4 : 2);
+  c->red_bytes[2] = KSPCABiCGStabGramBytes(smax > 4 ? smax : 4);
+  PetscCall(PetscCalloc1((size_t)c->red_bytes[2] / sizeof(PetscScalar), &buf));
+  for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) {
+    PetscInt count = (PetscInt)(c->red_bytes[i] / sizeof(PetscScalar));
+
+    t[4 + i] = 0;
+    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count));
+  }
+  /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
+  PetscCall(PetscTime(&t0));
+  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+  PetscCall(MatMult(A, x, y));
+  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  PetscCall(PetscTime(&t1));
+  t[7] = (PetscReal)(t1 - t0);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 8, MPIU_REAL, MPIU_MAX, comm));
+  c->nloc      = nloc;
+  c->spmv      = t[0];
+  c->pc        = t[1];
+  c->vec       = t[2];
+  c->gemm_rate = 1 / t[3];
+  for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = t[4 + i];
+  c->nodes = a->model ? a->nodes : 0;
+  for (PetscInt i = 0; i < 4; i++) c->C[i] = a->C[i];
+  if (a->gamma >= 0) c->gamma = a->gamma;
+  else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
+  else c->gamma = CAKrylovCostsReduction(c, 8) > 0 ? PetscClipInterval((t[7] - t[0]) / CAKrylovCostsReduction(c, 8), 0, 1) : 0;
+  PetscCall(PetscFree(buf));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every candidate the options and the preconditioner side allow, its prediction, and the fastest */
+static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
+{
+  const CAKrylovCosts *c     = &a->costs;
+  const PetscBool      right = ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
+
+  PetscFunctionBegin;
+  a->n      = 0;
+  a->chosen = -1;
+  for (PetscInt t = 0; t < AUTOBCGS_NTYPES; t++) {
+    if (!a->use[t] || (!right && (t == 1 || t == 2))) continue; /* rbicgstab, pipebcgsm: right preconditioning only */
+    for (PetscInt i = 0; i < (t == 3 ? AUTOBCGS_NS : 1); i++) {
+      KSPAutoBCGSChoice *k = &a->cand[a->n];
+
+      k->type  = AutoTypes[t];
+      k->s     = 0;
+      k->basis = KSP_CABICGSTAB_BASIS_MONOMIAL;
+      if (t == 0) k->time = KSPBCGSMTimePerIteration(c);
+      else if (t == 1) k->time = KSPRBiCGStabTimePerIteration(c);
+      else if (t == 2) k->time = KSPPIPEBCGSMTimePerIteration(c);
+      else {
+        if (AutoS[i] > a->smax) break;
+        k->s     = AutoS[i];
+        k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV; /* the s-study: monomial only to s = 4 */
+        k->time  = KSPCABiCGStabTimePerIteration(c, k->s);
+        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL) /* its spectrum estimate: 2 s GMRES steps, two reductions each */
+          k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / AUTOBCGS_EST_ITS;
+      }
+      if (a->chosen < 0 || k->time < a->cand[a->chosen].time) a->chosen = a->n;
+      a->n++;
+    }
+  }
+  PetscCheck(a->n > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "KSPAUTOBCGS: no candidate of -ksp_autobcgs_candidates supports %s preconditioning (rbicgstab and pipebcgsm: right only)", PCSides[ksp->pc_side]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_AutoBCGS(KSP);
+static PetscErrorCode KSPReset_AutoBCGS(KSP);
+static PetscErrorCode KSPDestroy_AutoBCGS(KSP);
+static PetscErrorCode KSPView_AutoBCGS(KSP, PetscViewer);
+static PetscErrorCode KSPSetFromOptions_AutoBCGS(KSP, CAKrylovOptionItems);
+
+/* This file's operations, in place of the chosen type's where they pass through it */
+static void KSPAutoBCGSSetOps(KSP ksp)
+{
+  ksp->ops->setup          = KSPSetUp_AutoBCGS;
+  ksp->ops->reset          = KSPReset_AutoBCGS;
+  ksp->ops->destroy        = KSPDestroy_AutoBCGS;
+  ksp->ops->view           = KSPView_AutoBCGS;
+  ksp->ops->setfromoptions = KSPSetFromOptions_AutoBCGS;
+}
+
+/* Remove the chosen type from the KSP (its destroy frees ksp->data and its composed methods) */
+static PetscErrorCode KSPAutoBCGSDeactivate(KSP ksp, KSP_AutoBCGS *a)
+{
+  PetscFunctionBegin;
+  if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
+  if (a->ops.destroy) PetscCall((*a->ops.destroy)(ksp));
+  ksp->data = NULL;
+  PetscCall(PetscMemzero(ksp->ops, sizeof(struct _KSPOps)));
+  KSPAutoBCGSSetOps(ksp);
+  a->active = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Make the KSP the chosen candidate, as KSPSetType() would (its constructor on a cleared operations table), with the
+   choice's s and basis and, when the program called KSPSetFromOptions(), the options of that type */
+static PetscErrorCode KSPAutoBCGSActivate(KSP ksp, KSP_AutoBCGS *a)
+{
+  const KSPAutoBCGSChoice *k = &a->cand[a->chosen];
+  PetscErrorCode (*create)(KSP);
+
+  PetscFunctionBegin;
+  PetscCall(PetscFunctionListFind(KSPList, k->type, &create));
+  PetscCheck(create, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "KSP type %s not registered", k->type);
+  PetscCall(PetscMemzero(ksp->ops, sizeof(struct _KSPOps)));
+  ksp->ops->buildsolution = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual = KSPBuildResidualDefault;
+  ksp->setupnewmatrix     = PETSC_FALSE;
+  PetscCall((*create)(ksp));
+  a->ops       = *ksp->ops;
+  a->newmatrix = ksp->setupnewmatrix;
+  a->active    = PETSC_TRUE;
+  KSPAutoBCGSSetOps(ksp);
+  ksp->setupnewmatrix = PETSC_TRUE; /* KSPSetUp() calls this file's setup on a new operator: it may choose again */
+  if (a->fromoptions && a->ops.setfromoptions) {
+    PetscObjectOptionsBegin((PetscObject)ksp);
+    PetscCall((*a->ops.setfromoptions)(ksp, PetscOptionsObject));
+    PetscOptionsEnd();
+  }
+  if (k->s) {
+    PetscCall(KSPCABiCGStabSetS(ksp, k->s));
+    PetscCall(KSPCABiCGStabSetBasis(ksp, k->basis));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetUp_AutoBCGS(KSP ksp)
+{
+  KSP_AutoBCGS    *a;
+  Mat              A;
+  PetscObjectId    id;
+  PetscObjectState nz;
+  PetscBool        choose;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  PetscCheck(!a->bad[0], PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPAUTOBCGS: %s", a->bad);
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  PetscCall(MatGetNonzeroState(A, &nz));
+  choose = !a->active || id != a->amat_id || nz != a->amat_nz ? PETSC_TRUE : PETSC_FALSE;
+  if (choose) {
+    PetscLogDouble t0, t1;
+
+    PetscCall(KSPAutoBCGSDeactivate(ksp, a));
+    PetscCall(PetscTime(&t0));
+    PetscCall(KSPAutoBCGSMeasure(ksp, a));
+    PetscCall(PetscTime(&t1));
+    a->setup_time = (PetscReal)(t1 - t0);
+    PetscCall(KSPAutoBCGSPredict(ksp, a));
+    PetscCall(KSPAutoBCGSActivate(ksp, a));
+    a->amat_id = id;
+    a->amat_nz = nz;
+    a->nchoices++;
+    if (a->view) PetscCall(KSPView_AutoBCGS(ksp, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)ksp))));
+  }
+  /* the chosen type's own setup: always on a new choice or a new KSP, on a new operator if that type asks for it */
+  if ((choose || ksp->setupstage == KSP_SETUP_NEW || a->newmatrix) && a->ops.setup) PetscCall((*a->ops.setup)(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPReset_AutoBCGS(KSP ksp)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  if (a->active && a->ops.reset) PetscCall((*a->ops.reset)(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPDestroy_AutoBCGS(KSP ksp)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  PetscCall(KSPAutoBCGSDeactivate(ksp, a));
+  PetscCall(PetscObjectCompose((PetscObject)ksp, "KSPAutoBCGS", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSGetChoice_C", NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The choice in words: the fastest prediction against the next type's, and why */
+static PetscErrorCode KSPAutoBCGSViewChoice(KSP_AutoBCGS *a, PetscViewer viewer)
+{
+  const KSPAutoBCGSChoice *k    = &a->cand[a->chosen];
+  const CAKrylovCosts     *c    = &a->costs;
+  PetscInt                 next = -1;
+  char                     name[64], versus[128] = "";
+  const char              *why;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < a->n; i++)
+    if (a->cand[i].type != k->type && (next < 0 || a->cand[i].time < a->cand[next].time)) next = i;
+  if (k->s) PetscCall(PetscSNPrintf(name, sizeof(name), "%s s = %" PetscInt_FMT " (%s basis)", k->type, k->s, KSPCABiCGStabBases[k->basis]));
+  else PetscCall(PetscSNPrintf(name, sizeof(name), "%s", k->type));
+  if (next >= 0) PetscCall(PetscSNPrintf(versus, sizeof(versus), ", %.2fx faster than the next type (%s, %g us)", (double)(a->cand[next].time / k->time), a->cand[next].type, (double)(1e6 * a->cand[next].time)));
+  if (k->s) why = "one reduction per s iterations saves more than the s-step basis costs";
+  else if (k->type == AutoTypes[0]) why = "the fewest vector passes win over hiding or avoiding reductions";
+  else why = "hiding the reductions behind the computation saves more than the extra vector passes cost";
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  autobcgs chose %s: predicted %g us per iteration%s\n", name, (double)(1e6 * k->time), versus));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  why: a reduction of 8 bytes costs %g us against %g us for one operator application%s: %s\n", (double)(1e6 * CAKrylovCostsReduction(c, 8)), (double)(1e6 * (c->spmv + c->pc)), c->pc > 0 ? " with its preconditioner" : "", why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
+{
+  KSP_AutoBCGS *a;
+  PetscBool     isascii;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (isascii && !a->active) PetscCall(PetscViewerASCIIPrintf(viewer, "  autobcgs: nothing chosen yet (the choice is made at KSPSetUp())\n"));
+  if (isascii && a->active) {
+    const CAKrylovCosts *c = &a->costs;
+
+    PetscCall(KSPAutoBCGSViewChoice(a, viewer));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  measured at setup (%g ms, maximum over the ranks): MatMult %g us, PCApply %g us, vector read/write %g us, Gram GEMM %g Gflop/s, gamma %g%s\n", (double)(1e3 * a->setup_time), (double)(1e6 * c->spmv), (double)(1e6 * c->pc), (double)(1e6 * c->vec), (double)(1e-9 * c->gemm_rate),
+                                     (double)c->gamma, a->gamma >= 0 ? " (given)" : (a->model ? " (assumed: no overlap)" : "")));
+    if (c->nodes > 0)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
+    else
+      PetscCall(
+        PetscViewerASCIIPrintf(viewer, "  reductions measured: %g us (%g B), %g us (%g B), %g us (%g B)\n", (double)(1e6 * c->red[0]), (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1], (double)(1e6 * c->red[2]), (double)c->red_bytes[2]));
+    char   line[1024] = "";
+    size_t len;
+
+    for (PetscInt i = 0; i < a->n; i++) {
+      PetscCall(PetscStrlen(line, &len));
+      if (a->cand[i].s) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, " %s(%" PetscInt_FMT ") %.4g", a->cand[i].type, a->cand[i].s, (double)(1e6 * a->cand[i].time)));
+      else PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, " %s %.4g", a->cand[i].type, (double)(1e6 * a->cand[i].time)));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  predicted time per iteration [us]:%s\n", line));
+  }
+  if (a->active && a->ops.view) PetscCall((*a->ops.view)(ksp, viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSetFromOptions_AutoBCGS(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
+{
+  KSP_AutoBCGS *a;
+  char         *names[AUTOBCGS_NTYPES + 4];
+  PetscInt      n = AUTOBCGS_NTYPES + 4, smax;
+  PetscBool     set, model = PETSC_FALSE, changed = PETSC_FALSE;
+  char          modelname[64] = "measured";
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  a->fromoptions = PETSC_TRUE;
+  a->bad[0]      = 0;
+  smax           = a->smax;
+  PetscOptionsHeadBegin(PetscOptionsObject, "KSP autobcgs options");
+  PetscCall(PetscOptionsStringArray("-ksp_autobcgs_candidates", "Types to choose from (bcgsm,rbicgstab,pipebcgsm,cabicgstab)", "KSPAUTOBCGS", names, &n, &set));
+  if (set) {
+    PetscBool use[AUTOBCGS_NTYPES] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+
+    for (PetscInt i = 0; i < n; i++) {
+      PetscInt t;
+
+      for (t = 0; t < AUTOBCGS_NTYPES; t++) {
+        PetscBool same;
+
+        PetscCall(PetscStrcmp(names[i], AutoTypes[t], &same));
+        if (same) break;
+      }
+      if (t == AUTOBCGS_NTYPES) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_candidates: unknown type %s (bcgsm, rbicgstab, pipebcgsm, cabicgstab)", names[i]));
+      else use[t] = PETSC_TRUE;
+    }
+    for (PetscInt i = 0; i < n; i++) PetscCall(PetscFree(names[i]));
+    if (!n) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_candidates: give at least one type"));
+    for (PetscInt t = 0; t < AUTOBCGS_NTYPES; t++) {
+      changed |= a->use[t] != use[t] ? PETSC_TRUE : PETSC_FALSE;
+      a->use[t] = use[t];
+    }
+  }
+  PetscCall(PetscOptionsInt("-ksp_autobcgs_s_max", "Largest s of a cabicgstab candidate (2..16)", "KSPAUTOBCGS", smax, &smax, &set));
+  if (smax < 2 || smax > 16) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_s_max %" PetscInt_FMT ": must be in 2..16", smax));
+  changed |= smax != a->smax ? PETSC_TRUE : PETSC_FALSE;
+  a->smax = smax;
+  PetscCall(PetscOptionsString("-ksp_autobcgs_model", "Reduction times: measured, or krasnopolsky (eqs. (10)-(11) at -ksp_autobcgs_nodes)", "KSPAUTOBCGS", modelname, modelname, sizeof(modelname), &set));
+  if (set) {
+    PetscBool measured;
+
+    PetscCall(PetscStrcmp(modelname, "krasnopolsky", &model));
+    PetscCall(PetscStrcmp(modelname, "measured", &measured));
+    if (!model && !measured) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_model %s: measured or krasnopolsky", modelname));
+    changed |= model != a->model ? PETSC_TRUE : PETSC_FALSE;
+    a->model = model;
+  }
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_nodes", "Nodes p of the machine planned for (with -ksp_autobcgs_model krasnopolsky)", "KSPAUTOBCGS", a->nodes, &a->nodes, &set));
+  if (!(a->nodes > 0)) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_nodes %g: must be > 0", (double)a->nodes));
+  changed |= set;
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_c0", "Krasnopolsky's C0 [s]", "KSPAUTOBCGS", a->C[0], &a->C[0], &set));
+  changed |= set;
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_c1", "Krasnopolsky's C1 [s]", "KSPAUTOBCGS", a->C[1], &a->C[1], &set));
+  changed |= set;
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_n0", "Krasnopolsky's n0 (message size exponent)", "KSPAUTOBCGS", a->C[2], &a->C[2], &set));
+  changed |= set;
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_n1", "Krasnopolsky's n1 (node count exponent)", "KSPAUTOBCGS", a->C[3], &a->C[3], &set));
+  changed |= set;
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_gamma", "Exposed fraction of a hidden reduction, eq. (9) (negative: measured)", "KSPAUTOBCGS", a->gamma, &a->gamma, &set));
+  changed |= set;
+  PetscCall(PetscOptionsBool("-ksp_autobcgs_view", "Print the measured costs, the predictions and the choice at setup", "KSPAUTOBCGS", a->view, &a->view, NULL));
+  PetscOptionsHeadEnd();
+  if (changed && a->active) { /* choose again at the next setup */
+    PetscCall(KSPAutoBCGSDeactivate(ksp, a));
+    ksp->setupstage = KSP_SETUP_NEW;
+  }
+  if (a->active && a->ops.setfromoptions) {
+    PetscCall((*a->ops.setfromoptions)(ksp, PetscOptionsObject));
+    if (a->cand[a->chosen].s) { /* the choice's s and basis, whatever -ksp_cabicgstab_s says */
+      PetscCall(KSPCABiCGStabSetS(ksp, a->cand[a->chosen].s));
+      PetscCall(KSPCABiCGStabSetBasis(ksp, a->cand[a->chosen].basis));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPAutoBCGSGetChoice_AutoBCGS(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt *n, const KSPAutoBCGSChoice **candidates, PetscInt *nchoices)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  PetscCheck(a->active, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONGSTATE, "KSPAUTOBCGS chooses at KSPSetUp(): call it first");
+  if (choice) *choice = a->cand[a->chosen];
+  if (n) *n = a->n;
+  if (candidates) *candidates = a->cand;
+  if (nchoices) *nchoices = a->nchoices;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   KSPAutoBCGSGetChoice - The solver a `KSPAUTOBCGS` chose at its last setup, and the prediction of every candidate
+
+   Not Collective
+
+   Input Parameter:
+.  ksp - the `KSP` of type `KSPAUTOBCGS`, set up
+
+   Output Parameters:
++  choice     - the type, s and basis chosen (s = 0 for the types without s) and its predicted time per iteration in seconds (or `NULL`)
+.  n          - the number of candidates (or `NULL`)
+.  candidates - each candidate's type, s, basis and predicted time per iteration, in the order of `-ksp_view` (or `NULL`; owned by the `KSP`)
+-  nchoices   - how many choices this `KSP` has made: one per operator (or `NULL`)
+
+   Level: intermediate
+
+.seealso: `KSPAUTOBCGS`, `KSPAutoBCGSChoice`, `KSPSetUp()`
+@*/
+PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt *n, const KSPAutoBCGSChoice **candidates, PetscInt *nchoices)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscUseMethod(ksp, "KSPAutoBCGSGetChoice_C", (KSP, KSPAutoBCGSChoice *, PetscInt *, const KSPAutoBCGSChoice **, PetscInt *), (ksp, choice, n, candidates, nchoices));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   KSPAUTOBCGS - "autobcgs": the BiCGStab variant of this library (`KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`,
+   `KSPCABICGSTAB` with s and basis) that is fastest on this machine for this operator, preconditioner and number of
+   ranks, chosen at `KSPSetUp()` from measured costs
+
+   Options Database Keys:
++  -ksp_autobcgs_candidates <bcgsm,rbicgstab,pipebcgsm,cabicgstab> - the types to choose from (default: all)
+.  -ksp_autobcgs_s_max <16> - the largest s of a `KSPCABICGSTAB` candidate, 2 .. 16 (s in 2, 4, 6, 8, 10, 12, 16; the
+                             monomial basis to s = 4, Chebyshev beyond, as the s-study supports)
+.  -ksp_autobcgs_model <measured,krasnopolsky> - the reduction times measured here, or Krasnopolsky's eqs. (10)-(11) for
+                             a machine of p nodes (the compute still measured here): planning for a machine without it
+.  -ksp_autobcgs_nodes <p> - that p (default 1)
+.  -ksp_autobcgs_model_c0, _c1, _n0, _n1 - the model's constants (default eq. (11): 3.5e-6, 1.7e-6, 0.21, 0.54)
+.  -ksp_autobcgs_gamma <g> - the exposed fraction of a non-blocking reduction while computing (default: measured;
+                             1, no overlap, with the model)
+-  -ksp_autobcgs_view - print the costs, the predictions and the choice at setup (`-ksp_view` prints them too)
+
+   Notes:
+   At `KSPSetUp()`, and again when the operator or its nonzero pattern changes (never per solve), the KSP measures on
+   its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
+   pass, the Gram matrix's local GEMM on up to 512 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
+   whether an `MPI_Iallreduce()` progresses during a `MatMult()` (each the best of 2, the maximum over the ranks: about
+   12 reductions and 4 operator applications in all). Each type predicts its time per iteration from these with the
+   model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
+   4 s - 1 operator applications, the Gram GEMM, one reduction of the Gram size per s iterations, and a Chebyshev
+   basis's spectrum estimate spread over 100 iterations). The fastest prediction is chosen, and the KSP then is that
+   solver: the chosen type's constructor runs on it, so its iterates, monitors, reasons, iteration counts,
+   `KSPMatSolve()` and type-specific functions (`KSPCABiCGStabGetStatistics()`, ...) are those of that type chosen by
+   hand with the same s and basis. `KSPGetType()` still says autobcgs; `KSPAutoBCGSGetChoice()` says what it chose.
+
+   The default is right preconditioning with the unpreconditioned norm, which every candidate supports (with
+   `-ksp_pc_side left` only `KSPBCGSM` and `KSPCABICGSTAB` are candidates). So with default settings autobcgs is
+   bitwise `-ksp_type bcgsm -ksp_pc_side right` when it chooses bcgsm (bcgsm's own default is left). Options of the
+   chosen type (`-ksp_cabicgstab_telescope`, ...) apply when the program calls `KSPSetFromOptions()`, except s and basis,
+   which are the choice.
+
+   The model predicts time per iteration, not per solve: the variants' iteration counts differ by rounding, and a
+   Chebyshev basis may take a few more. Under the latency simulator of `share/bench/cakpmpi` the measured reductions are
+   the simulated ones, so the choice follows the simulated machine.
+
+   References:
+.  * - B. Krasnopolsky, Revisiting performance of BiCGStab methods for solving systems with multiple right-hand sides,
+   Computers and Mathematics with Applications 79 (2020), section 3.
+
+   Level: intermediate
+
+.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
+M*/
+PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
+{
+  KSP_AutoBCGS  *a;
+  PetscContainer container;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&a));
+  for (PetscInt t = 0; t < AUTOBCGS_NTYPES; t++) a->use[t] = PETSC_TRUE;
+  a->smax  = 16;
+  a->nodes = 1;
+  a->C[0]  = 3.5e-6; /* eq. (11) */
+  a->C[1]  = 1.7e-6;
+  a->C[2]  = 0.21;
+  a->C[3]  = 0.54;
+  a->gamma = -1;
+  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ksp), &container));
+  PetscCall(PetscContainerSetPointer(container, a));
+  PetscCall(CAKrylovContainerSetFree(container));
+  PetscCall(PetscObjectCompose((PetscObject)ksp, "KSPAutoBCGS", (PetscObject)container));
+  PetscCall(PetscContainerDestroy(&container));
+  /* the union of the candidates' norms, right preconditioning first: every candidate supports it */
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 2));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_RIGHT, 1));
+  PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
+  KSPAutoBCGSSetOps(ksp);
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSGetChoice_C", KSPAutoBCGSGetChoice_AutoBCGS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
