@@ -13,7 +13,7 @@
 #define STREAM_REPS 10
 
 /* The 7-point Laplacian on n^3 points of a DMDA, Dirichlet boundary eliminated; b = 1 and x of its layout; its nonzeros */
-static PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, Mat *A, Vec *b, Vec *x, PetscReal *nnz)
+static inline PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, Mat *A, Vec *b, Vec *x, PetscReal *nnz)
 {
   MatInfo info;
 
@@ -34,7 +34,7 @@ static PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, Mat *A, 
 
 /* Inside the program's PetscOptionsBegin()/End(): -methods a,b,... among the nmethods name[] of its table; selected[k] for
    each method named, for every method when the option is not given (*given false) */
-static PetscErrorCode BenchOptionsMethods(CAKrylovOptionItems PetscOptionsObject, PetscInt nmethods, const char *const name[], PetscBool selected[], PetscBool *given)
+static inline PetscErrorCode BenchOptionsMethods(CAKrylovOptionItems PetscOptionsObject, PetscInt nmethods, const char *const name[], PetscBool selected[], PetscBool *given)
 {
   char    *list[BENCH_MAX_METHODS];
   PetscInt nlist = BENCH_MAX_METHODS;
@@ -57,7 +57,7 @@ static PetscErrorCode BenchOptionsMethods(CAKrylovOptionItems PetscOptionsObject
 }
 
 /* Opens file name for appending on rank 0 (*fp NULL on the other ranks), with the header line when the file is new or empty */
-static PetscErrorCode OpenCSV(MPI_Comm comm, const char *name, const char *header, FILE **fp)
+static inline PetscErrorCode OpenCSV(MPI_Comm comm, const char *name, const char *header, FILE **fp)
 {
   PetscMPIInt rank;
 
@@ -72,13 +72,13 @@ static PetscErrorCode OpenCSV(MPI_Comm comm, const char *name, const char *heade
   PetscFunctionReturn(0);
 }
 
-static void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
+static inline void Triad(PetscInt m, double *PETSC_RESTRICT a, const double *PETSC_RESTRICT b, const double *PETSC_RESTRICT c)
 {
   for (PetscInt i = 0; i < m; i++) a[i] = b[i] + 3.0 * c[i];
 }
 
 /* STREAM triad on all ranks at once: best of STREAM_REPS of the slowest rank's time, 3 * 8 bytes per element */
-static PetscErrorCode StreamTriad(MPI_Comm comm, PetscInt nlocal, PetscInt *mlocal, double *gbs)
+static inline PetscErrorCode StreamTriad(MPI_Comm comm, PetscInt nlocal, PetscInt *mlocal, double *gbs)
 {
   const PetscInt m = PetscMax(nlocal, STREAM_MIN);
   double        *a, *b, *c, best = PETSC_MAX_REAL, mtotal, mm = (double)m;
@@ -109,7 +109,7 @@ static PetscErrorCode StreamTriad(MPI_Comm comm, PetscInt nlocal, PetscInt *mloc
 }
 
 /* Median of v[0..n) (v is reordered) */
-static PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
+static inline PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
 {
   PetscFunctionBegin;
   PetscCall(PetscSortReal(n, v));
@@ -119,7 +119,7 @@ static PetscErrorCode Median(PetscInt n, PetscReal v[], PetscReal *median)
 
 /* One operator application alone, median of 10 after a warm-up, slowest rank: MatMult(A, x, y), or with x NULL
    MatProductNumeric(A) (A the product matrix, e.g. AIJ x dense with its symbolic phase done) */
-static PetscErrorCode TimedSpMV(Mat A, Vec x, Vec y, PetscReal *time)
+static inline PetscErrorCode TimedSpMV(Mat A, Vec x, Vec y, PetscReal *time)
 {
   MPI_Comm  comm = PetscObjectComm((PetscObject)A);
   PetscReal t[11];

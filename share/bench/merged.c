@@ -236,7 +236,7 @@ int main(int argc, char **argv)
   KSP          ksp[NMETHODS] = {NULL};
   HypreBench   hyp           = {0};
   PetscInt     n = 200, its = 40, runs = 5, pc = 0, alpha = 20, N, mstream = 0, nsel = 0, order[NMETHODS];
-  PetscReal   *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv;
+  PetscReal   *t[NMETHODS] = {NULL}, *work, triad = 0.0, nnz = 0.0, spmv, pcbytes, tspmv = 0.0;
   PetscReal    med[NMETHODS], rbcgs[NMETHODS], rnative[NMETHODS], rhypre[NMETHODS], bytes[NMETHODS];
   double       gbs = 0.0;
   PCSide       side[NMETHODS];

@@ -23,7 +23,7 @@
 #define AUTOBCGS_NS        7
 #define AUTOBCGS_NCAND     (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
 #define AUTOBCGS_EST_ITS   100.0 /* iterations over which a cabicgstab candidate's one spectrum estimate is spread */
-#define AUTOBCGS_GEMM_ROWS 512   /* rows of the GEMM sample */
+#define AUTOBCGS_GEMM_ROWS 256   /* rows of the GEMM sample */
 
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
@@ -82,11 +82,11 @@ PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *c, PetscReal work, PetscReal
   return PetscMax(work + c->gamma * T, T);
 }
 
-/* The smallest of 2 timings of f (after one untimed call) */
-#define AUTOBCGS_TIME(best, call) \
+/* The smallest of 2 timings of `call`, after one untimed call if `warm` (the first use of an operation) */
+#define AUTOBCGS_TIME(best, call, warm) \
   do { \
     PetscLogDouble t0_, t1_; \
-    PetscCall(call); \
+    if (warm) PetscCall(call); \
     best = PETSC_MAX_REAL; \
     for (PetscInt r_ = 0; r_ < 2; r_++) { \
       PetscCall(PetscTime(&t0_)); \
@@ -123,7 +123,7 @@ static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscRea
   PetscCall(PetscBLASIntCast(nb, &m));
   PetscCall(PetscBLASIntCast(nb + 1, &n));
   PetscCall(PetscBLASIntCast(rows, &k));
-  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS));
+  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), PETSC_FALSE);
   *rate = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
   PetscCall(PetscFree2(V, G));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -148,16 +148,22 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     if (AutoS[i] <= a->smax) smax = AutoS[i];
   PetscCall(PCSetUp(ksp->pc));
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(MatCreateVecs(A, &x, &y));
+  if (ksp->vec_rhs) { /* KSPSolve()'s b, only read: no new layout (a collective) and no first touch of x */
+    x = ksp->vec_rhs;
+    PetscCall(PetscObjectReference((PetscObject)x));
+  } else {
+    PetscCall(MatCreateVecs(A, &x, NULL));
+    PetscCall(VecSet(x, 1.0));
+  }
+  PetscCall(VecDuplicate(x, &y));
   PetscCall(VecDuplicate(x, &z));
-  PetscCall(VecSet(x, 1.0));
   PetscCall(VecSet(z, 0.5));
   PetscCall(VecGetLocalSize(x, &nloc));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
-  AUTOBCGS_TIME(t[0], MatMult(A, x, y));
+  AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_TRUE);
   t[1] = 0;
-  if (!identity) AUTOBCGS_TIME(t[1], PCApply(ksp->pc, x, y));
-  AUTOBCGS_TIME(vec, VecAXPBYPCZ(z, 1.0, -1.0, 0.5, x, y)); /* 3 reads, 1 write */
+  if (!identity) AUTOBCGS_TIME(t[1], PCApply(ksp->pc, x, y), PETSC_TRUE);
+  AUTOBCGS_TIME(vec, VecAXPBYPCZ(z, 1.0, -1.0, 0.5, x, y), PETSC_FALSE); /* 3 reads, 1 write, of vectors in use */
   t[2] = vec / 4;
   PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
   t[3]            = 1 / t[3];
@@ -169,7 +175,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscInt count = (PetscInt)(c->red_bytes[i] / sizeof(PetscScalar));
 
     t[4 + i] = 0;
-    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count));
+    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0);
   }
   /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
   PetscCall(PetscTime(&t0));
@@ -548,7 +554,7 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    Notes:
    At `KSPSetUp()`, and again when the operator or its nonzero pattern changes (never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
-   pass, the Gram matrix's local GEMM on up to 512 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
+   pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
    whether an `MPI_Iallreduce()` progresses during a `MatMult()` (each the best of 2, the maximum over the ranks: about
    12 reductions and 4 operator applications in all). Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the

@@ -1,0 +1,164 @@
+static char help[] = "KSPAUTOBCGS against every candidate it chooses from, time per solve to -rtol (setup included), in the same rounds,\n\
+on the 7-point 3D Laplacian (Dirichlet boundary eliminated), right preconditioning for all (the side every candidate has):\n\
+bcgsm, rbicgstab, pipebcgsm, cabicgstab at s = 2, 4 (monomial), 6, 8, 10, 12, 16 (Chebyshev), and autobcgs (a new KSP per\n\
+solve: it measures and chooses in each). Also each candidate's measured time per iteration (its KSPSolve() after\n\
+KSPSetUp(), over its iterations) beside autobcgs's prediction for it (the model's accuracy).\n\
+  -n <32>        : grid points per direction;  -pc_type <none|jacobi> : the preconditioner of every KSP\n\
+  -rtol <1e-8>   : the tolerance of every solve;  -runs <5> : rounds (each solves once with every method, in a rotated order)\n\
+  -csv <file>    : append one CSV row per method to file;  -label <text> : the first CSV column (the cell of the map)\n\
+  Every KSP also reads the options database (KSPSetFromOptions()).\n\n";
+
+#include <cakrylov.h>
+
+#include "benchutil.h"
+
+#define NFIXED   10
+#define NMETHODS (NFIXED + 1)
+
+typedef struct {
+  const char        *name;
+  KSPType            type;
+  PetscInt           s;
+  KSPCABiCGStabBasis basis;
+} Method;
+
+static const Method methods[NMETHODS] = {
+  {"bcgsm",        KSPBCGSM,      0,  KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"rbicgstab",    KSPRBICGSTAB,  0,  KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"pipebcgsm",    KSPPIPEBCGSM,  0,  KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"cabicgstab2",  KSPCABICGSTAB, 2,  KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"cabicgstab4",  KSPCABICGSTAB, 4,  KSP_CABICGSTAB_BASIS_MONOMIAL },
+  {"cabicgstab6",  KSPCABICGSTAB, 6,  KSP_CABICGSTAB_BASIS_CHEBYSHEV},
+  {"cabicgstab8",  KSPCABICGSTAB, 8,  KSP_CABICGSTAB_BASIS_CHEBYSHEV},
+  {"cabicgstab10", KSPCABICGSTAB, 10, KSP_CABICGSTAB_BASIS_CHEBYSHEV},
+  {"cabicgstab12", KSPCABICGSTAB, 12, KSP_CABICGSTAB_BASIS_CHEBYSHEV},
+  {"cabicgstab16", KSPCABICGSTAB, 16, KSP_CABICGSTAB_BASIS_CHEBYSHEV},
+  {"autobcgs",     KSPAUTOBCGS,   0,  KSP_CABICGSTAB_BASIS_MONOMIAL }
+};
+
+/* One solve with method k on a new KSP: the times of KSPSetUp() and KSPSolve() (slowest rank), its iterations, reason */
+static PetscErrorCode SolveOnce(const Method *m, Mat A, Vec b, Vec x, const char *pc, PetscReal rtol, PetscReal *tsetup, PetscReal *tsolve, PetscInt *its, KSPConvergedReason *reason, KSPAutoBCGSChoice *choice, PetscReal *predicted)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)A);
+  KSP      ksp;
+  PC       p;
+  double   t[3], tl[2], tmax[2];
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, m->type));
+  PetscCall(KSPGetPC(ksp, &p));
+  PetscCall(PCSetType(p, pc));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 10000));
+  PetscCall(KSPSetFromOptions(ksp));
+  if (m->s) {
+    PetscCall(KSPCABiCGStabSetS(ksp, m->s));
+    PetscCall(KSPCABiCGStabSetBasis(ksp, m->basis));
+  }
+  PetscCall(VecSet(x, 0.0));
+  PetscCallMPI(MPI_Barrier(comm));
+  t[0] = MPI_Wtime();
+  PetscCall(KSPSetUp(ksp));
+  t[1] = MPI_Wtime();
+  PetscCall(KSPSolve(ksp, b, x));
+  t[2]  = MPI_Wtime();
+  tl[0] = t[1] - t[0];
+  tl[1] = t[2] - t[1];
+  PetscCallMPI(MPI_Allreduce(tl, tmax, 2, MPI_DOUBLE, MPI_MAX, comm));
+  *tsetup = tmax[0];
+  *tsolve = tmax[1];
+  PetscCall(KSPGetIterationNumber(ksp, its));
+  PetscCall(KSPGetConvergedReason(ksp, reason));
+  if (choice) { /* autobcgs: its choice, and its prediction for every fixed method */
+    PetscInt                 n;
+    const KSPAutoBCGSChoice *cand;
+
+    PetscCall(KSPAutoBCGSGetChoice(ksp, choice, &n, &cand, NULL));
+    for (PetscInt k = 0; k < NFIXED; k++) {
+      PetscBool same;
+
+      predicted[k] = -1;
+      for (PetscInt i = 0; i < n; i++) {
+        PetscCall(PetscStrcmp(cand[i].type, methods[k].type, &same));
+        if (same && cand[i].s == methods[k].s) predicted[k] = cand[i].time;
+      }
+    }
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm           comm;
+  PetscInt           n = 32, runs = 5, pc = 0, its[NMETHODS];
+  PetscReal          rtol = 1e-8, nnz, total[NMETHODS][64], setup[NMETHODS][64], periter[NMETHODS][64], predicted[NFIXED] = {0};
+  char               csvname[PETSC_MAX_PATH_LEN] = "", label[256] = "here";
+  PetscBool          csvset;
+  const char        *pcs[] = {PCNONE, PCJACOBI};
+  KSPConvergedReason reason[NMETHODS];
+  KSPAutoBCGSChoice  choice[64];
+  DM                 da;
+  Mat                A;
+  Vec                b, x;
+  FILE              *fp = NULL;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(CAKrylovInitializePackage());
+  comm = PETSC_COMM_WORLD;
+  PetscOptionsBegin(comm, NULL, "autobcgs benchmark", NULL);
+  PetscCall(PetscOptionsInt("-n", "Grid points per direction", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsEList("-pc_type", "Preconditioner of every KSP", NULL, pcs, 2, pcs[pc], &pc, NULL));
+  PetscCall(PetscOptionsReal("-rtol", "Tolerance of every solve", NULL, rtol, &rtol, NULL));
+  PetscCall(PetscOptionsInt("-runs", "Rounds", NULL, runs, &runs, NULL));
+  PetscCall(PetscOptionsString("-csv", "Append one CSV row per method to this file", NULL, csvname, csvname, sizeof(csvname), &csvset));
+  PetscCall(PetscOptionsString("-label", "The first CSV column", NULL, label, label, sizeof(label), NULL));
+  PetscOptionsEnd();
+  PetscCheck(runs >= 1 && runs <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs must be in 1..64");
+  PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
+  for (PetscInt r = 0; r < runs; r++)
+    for (PetscInt i = 0; i < NMETHODS; i++) {
+      const PetscInt  k      = (i + r) % NMETHODS; /* rotated order */
+      const PetscBool isauto = k == NFIXED ? PETSC_TRUE : PETSC_FALSE;
+      PetscReal       ts = 0, tv = 0;
+
+      PetscCall(SolveOnce(&methods[k], A, b, x, pcs[pc], rtol, &ts, &tv, &its[k], &reason[k], isauto ? &choice[r] : NULL, predicted));
+      setup[k][r]   = ts;
+      total[k][r]   = ts + tv;
+      periter[k][r] = its[k] ? tv / its[k] : 0;
+    }
+  if (csvset) PetscCall(OpenCSV(comm, csvname, "label,pc,method,s,median_solve_ms,min_solve_ms,max_solve_ms,iterations,reason,median_setup_ms,median_us_per_it,predicted_us_per_it,chosen", &fp));
+  PetscCall(PetscPrintf(comm, "autobcgs benchmark: 3D Laplacian n = %" PetscInt_FMT " (%" PetscInt_FMT " unknowns), PC %s, right preconditioning, rtol %g, %" PetscInt_FMT " rounds\n", n, n * n * n, pcs[pc], (double)rtol, runs));
+  PetscCall(PetscPrintf(comm, "%-13s %10s %9s %9s %6s %10s %11s %11s  %s\n", "method", "solve ms", "min", "max", "its", "setup ms", "us/it", "predicted", "reason / chosen"));
+  for (PetscInt k = 0; k < NMETHODS; k++) {
+    PetscReal med = 0, lo = PETSC_MAX_REAL, hi = 0, msetup = 0, mit = 0;
+    char      chosen[64] = "";
+
+    for (PetscInt r = 0; r < runs; r++) {
+      lo = PetscMin(lo, total[k][r]);
+      hi = PetscMax(hi, total[k][r]);
+    }
+    PetscCall(Median(runs, total[k], &med));
+    PetscCall(Median(runs, setup[k], &msetup));
+    PetscCall(Median(runs, periter[k], &mit));
+    if (k == NFIXED) { /* the choices of the rounds, if they differ the last (all are in the CSV's count below) */
+      PetscInt same = 0;
+
+      for (PetscInt r = 0; r < runs; r++) same += choice[r].type == choice[runs - 1].type && choice[r].s == choice[runs - 1].s;
+      PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s%s%" PetscInt_FMT " (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, choice[runs - 1].s ? " s=" : "", choice[runs - 1].s, same, runs));
+      if (!choice[runs - 1].s) PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, same, runs));
+    }
+    PetscCall(PetscPrintf(comm, "%-13s %10.3f %9.3f %9.3f %6" PetscInt_FMT " %10.3f %11.2f %11.2f  %s %s\n", methods[k].name, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * predicted[k] : 0.0, KSPConvergedReasons[reason[k]], chosen));
+    if (fp)
+      PetscCall(PetscFPrintf(comm, fp, "%s,%s,%s,%" PetscInt_FMT ",%.6g,%.6g,%.6g,%" PetscInt_FMT ",%s,%.6g,%.6g,%.6g,%s\n", label, pcs[pc], methods[k].name, methods[k].s, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], KSPConvergedReasons[reason[k]], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * predicted[k] : 0.0, chosen));
+  }
+  if (fp) PetscCall(PetscFClose(comm, fp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}

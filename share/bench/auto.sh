@@ -1,0 +1,88 @@
+#!/bin/bash
+# autobcgs against every fixed candidate in each cell of the method map (issue 23): the time per solve to rtol 1e-8, its
+# setup included (autobcgs measures and chooses in every solve: a new KSP each time), of bcgsm, rbicgstab, pipebcgsm,
+# cabicgstab at s = 2 ... 16 and autobcgs, all in the same run, medians over the rounds; with PC jacobi and none, overlap
+# of the non-blocking reductions (CAKPMPI_PROGRESS=async) and without (none), this machine (p = here) and the latency
+# simulator at p nodes (share/bench/cakpmpi/cakpmpi.c: the reductions delayed by Krasnopolsky's T_G(p, l), the halo
+# receives by his T_L(l)). Also the model's prediction against the measured time per iteration of every candidate.
+#   share/bench/auto.sh LIBCAKPMPI AUTO [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
+#                       [-progress "async none"] [-halo krasnopolsky]
+# AUTO is the built share/bench/auto.c, run on 2 ranks. Writes share/bench/results/auto.{txt,csv} (QUICK=1: results/quick/,
+# n = 24, 3 rounds, p = 1 and 4096 only). A planning model, not a measurement of a large machine (see methodmap.sh).
+set -eu -o pipefail
+if [ $# -lt 2 ] || [ ! -f "$1" ] || [ ! -x "$2" ]; then
+  echo "usage: $0 LIBCAKPMPI.so AUTO [-n 32] [-runs 5] [-nodes \"1 16 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"] [-halo krasnopolsky]" >&2
+  exit 2
+fi
+lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+prog=$2
+shift 2
+. "$(dirname "$0")/common.sh"
+n=32 runs=5 nodes="1 16 256 1024 4096 16384" pcs="jacobi none" progress="async none" halo=krasnopolsky
+[ -z "$quick" ] || { n=24 runs=3 nodes="1 4096"; }
+options "n runs nodes pcs progress halo" "$@"
+unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US
+outputs auto
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mpi_flags 2
+
+# point PC PROGRESS NODES (0: this machine): appends the run's rows to the CSV, label = progress/nodes
+point() {
+  local pc=$1 pr=$2 p=$3
+  local -a env=()
+  if [ "$p" -gt 0 ]; then
+    env=(-x CAKPMPI_MODEL=krasnopolsky -x CAKPMPI_NODES="$p" -x CAKPMPI_PROGRESS="$pr" -x LD_PRELOAD="$lib")
+    [ "$halo" = none ] || env+=(-x CAKPMPI_HALO="$halo")
+  fi
+  mpiexec -n 2 "${mpiflags[@]}" "${env[@]}" "$prog" -n "$n" -runs "$runs" -pc_type "$pc" -label "$pr/$p" -csv "$csv" > "$tmp/out" 2>&1 ||
+    { echo "$0: run failed: pc $pc progress $pr p $p" >&2; cat "$tmp/out" >&2; exit 1; }
+}
+
+rm -f "$csv"
+for pc in $pcs; do
+  point "$pc" - 0
+  for pr in $progress; do
+    for p in $nodes; do point "$pc" "$pr" "$p"; done
+  done
+done
+
+{
+  echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); $(machine); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# command: $(rel "$0") $(rel "$lib") $(rel "$prog") -n $n -runs $runs -nodes \"$nodes\" -pcs \"$pcs\" -progress \"$progress\" -halo $halo"
+  echo "# 7-point 3D Laplacian n = $n ($((n * n * n / 2)) unknowns per rank), 2 real ranks, rtol 1e-8, right preconditioning, median of $runs rounds"
+  echo "# entries: time per solve in ms, setup included (autobcgs: its measurement and choice in every solve); p = here: this machine;"
+  echo "# p > 0: reductions (and halo receives: $halo) delayed by Krasnopolsky's model at p nodes (simulated, a planning model)"
+  awk -F, 'NR > 1 && $3 != "method" {
+      split($1, l, "/"); key = $2 SUBSEP l[1]; cell = key SUBSEP l[2]
+      if (!(key in kseen)) { kseen[key] = 1; keys[++nk] = key }
+      if (!(cell in cseen)) { cseen[cell] = 1; cells[key, ++nc[key]] = l[2] }
+      if (!($3 in mseen)) { mseen[$3] = 1; ms[++nm] = $3 }
+      t[cell, $3] = $5; chosen[cell] = $13
+      if ($3 != "autobcgs" && $12 > 0) { err = $12 / $11 - 1; e[$3] = (err > e[$3] || -err > e[$3]) ? (err > 0 ? err : -err) : e[$3]; ne++; if (err <= 0.25 && err >= -0.25) nin++ }
+    }
+    END {
+      for (k = 1; k <= nk; k++) {
+        split(keys[k], a, SUBSEP)
+        printf "\nPC %s, progress %s\n%6s", a[1], a[2] == "-" ? "- (this machine)" : a[2], "p"
+        for (m = 1; m <= nm; m++) { h = ms[m]; sub(/cabicgstab/, "ca s=", h); printf " %9s", h }
+        printf "  %-12s %8s  %s\n", "fastest", "auto/it", "autobcgs chose"
+        for (i = 1; i <= nc[keys[k]]; i++) {
+          c = keys[k] SUBSEP cells[keys[k], i]
+          best = ""; for (m = 1; m <= nm; m++) if (ms[m] != "autobcgs" && (best == "" || t[c, ms[m]] < t[c, best])) best = ms[m]
+          printf "%6s", cells[keys[k], i] == 0 ? "here" : cells[keys[k], i]
+          for (m = 1; m <= nm; m++) printf " %9.2f", t[c, ms[m]]
+          r = t[c, "autobcgs"] / t[c, best]; worst = r > worst ? r : worst; within += r <= 1.10; ncell++
+          printf "  %-12s %7.2fx  %s\n", best, r, chosen[c]
+          for (m = 1; m <= nm; m++) if (ms[m] != "autobcgs") g[keys[k], ms[m]] += log(t[c, ms[m]] / t[c, best])
+        }
+        single = ""; for (m = 1; m <= nm; m++) if (ms[m] != "autobcgs" && (single == "" || g[keys[k], ms[m]] < g[keys[k], single])) single = ms[m]
+        beats = 0; for (i = 1; i <= nc[keys[k]]; i++) { c = keys[k] SUBSEP cells[keys[k], i]; beats += t[c, "autobcgs"] < t[c, single] }
+        printf "best single fixed choice for this table (smallest geometric mean of time / fastest): %s; autobcgs faster than it in %d of %d cells\n", single, beats, nc[keys[k]]
+      }
+      printf "\nautobcgs within 10 %% of the fastest fixed candidate in %d of %d cells; worst %.2fx (targets: every cell within 10 %%, never above 1.25x)\n", within, ncell, worst
+      printf "model: predicted time per iteration within 25 %% of the measured in %d of %d (candidate, cell) pairs; largest error per candidate:", nin, ne
+      for (m = 1; m <= nm; m++) if (ms[m] != "autobcgs") printf " %s %.0f%%", ms[m], 100 * e[ms[m]]
+      printf "\n"
+    }' "$csv"
+} | tee "$out"
