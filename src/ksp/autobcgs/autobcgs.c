@@ -82,13 +82,13 @@ PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *c, PetscReal work, PetscReal
   return PetscMax(work + c->gamma * T, T);
 }
 
-/* The smallest of 2 timings of `call`, after one untimed call if `warm` (the first use of an operation) */
-#define AUTOBCGS_TIME(best, call, warm) \
+/* The smallest of `reps` timings of `call`, after one untimed call if `warm` (the first use of an operation) */
+#define AUTOBCGS_TIME(best, call, warm, reps) \
   do { \
     PetscLogDouble t0_, t1_; \
     if (warm) PetscCall(call); \
     best = PETSC_MAX_REAL; \
-    for (PetscInt r_ = 0; r_ < 2; r_++) { \
+    for (PetscInt r_ = 0; r_ < (reps); r_++) { \
       PetscCall(PetscTime(&t0_)); \
       PetscCall(call); \
       PetscCall(PetscTime(&t1_)); \
@@ -123,7 +123,7 @@ static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscRea
   PetscCall(PetscBLASIntCast(nb, &m));
   PetscCall(PetscBLASIntCast(nb + 1, &n));
   PetscCall(PetscBLASIntCast(rows, &k));
-  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), PETSC_FALSE);
+  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), PETSC_FALSE, 2);
   *rate = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
   PetscCall(PetscFree2(V, G));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,10 +160,10 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   PetscCall(VecSet(z, 0.5));
   PetscCall(VecGetLocalSize(x, &nloc));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
-  AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_TRUE);
+  AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_TRUE, 2);
   t[1] = 0;
-  if (!identity) AUTOBCGS_TIME(t[1], PCApply(ksp->pc, x, y), PETSC_TRUE);
-  AUTOBCGS_TIME(vec, VecAXPBYPCZ(z, 1.0, -1.0, 0.5, x, y), PETSC_FALSE); /* 3 reads, 1 write, of vectors in use */
+  if (!identity) AUTOBCGS_TIME(t[1], PCApply(ksp->pc, x, y), PETSC_TRUE, 2);
+  AUTOBCGS_TIME(vec, VecAXPBYPCZ(z, 1.0, -1.0, 0.5, x, y), PETSC_FALSE, 2); /* 3 reads, 1 write, of vectors in use */
   t[2] = vec / 4;
   PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
   t[3]            = 1 / t[3];
@@ -175,7 +175,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscInt count = (PetscInt)(c->red_bytes[i] / sizeof(PetscScalar));
 
     t[4 + i] = 0;
-    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0);
+    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0, i == 0 ? 2 : 1); /* the long ones once */
   }
   /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
   PetscCall(PetscTime(&t0));
@@ -195,7 +195,11 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   for (PetscInt i = 0; i < 4; i++) c->C[i] = a->C[i];
   if (a->gamma >= 0) c->gamma = a->gamma;
   else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
-  else c->gamma = CAKrylovCostsReduction(c, 8) > 0 ? PetscClipInterval((t[7] - t[0]) / CAKrylovCostsReduction(c, 8), 0, 1) : 0;
+  else { /* eq. (12) solved for gamma: t = max(spmv + gamma T, T) is max(spmv, T) with full overlap, spmv + T without */
+    const PetscReal T = CAKrylovCostsReduction(c, 8), lo = PetscMax(t[0], T), span = PetscMin(t[0], T);
+
+    c->gamma = span > 0 ? PetscClipInterval((t[7] - lo) / span, 0, 1) : 0;
+  }
   PetscCall(PetscFree(buf));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
@@ -555,8 +559,9 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    At `KSPSetUp()`, and again when the operator or its nonzero pattern changes (never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
    pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
-   whether an `MPI_Iallreduce()` progresses during a `MatMult()` (each the best of 2, the maximum over the ranks: about
-   12 reductions and 4 operator applications in all). Each type predicts its time per iteration from these with the
+   whether an `MPI_Iallreduce()` progresses during a `MatMult()` (the best of 2 after a warm-up, the two Gram sizes
+   once; every value the maximum over the ranks: 7 reductions and 4 operator applications in all, about 4.5 `bcgsm`
+   iterations at a simulated p = 1024 and 3 to 7 on 2 ranks here, the first choice of a process the most). Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, the Gram GEMM, one reduction of the Gram size per s iterations, and a Chebyshev
    basis's spectrum estimate spread over 100 iterations). The fastest prediction is chosen, and the KSP then is that
