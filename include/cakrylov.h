@@ -122,6 +122,7 @@ typedef struct {
   PetscReal          time;
 } KSPAutoBCGSChoice;
 CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSGetChoice(KSP, KSPAutoBCGSChoice *, PetscInt *, const KSPAutoBCGSChoice **, PetscInt *);
+CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSSetSpectrum(KSP, PetscReal, PetscReal);
 
 /*E
    CAKrylovProgressType - how `KSPRBICGSTAB` and `KSPPIPEBCGSM` help their non-blocking reductions progress while

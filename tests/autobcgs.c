@@ -1,5 +1,6 @@
 static char help[] = "KSPAUTOBCGS: the chosen solver bit for bit, the choice under a planning model, when it is made again, bad options.\n"
-                     "-test <same|model|rechoose|options|matsolve>, -n <points per direction>; every KSP option applies to the KSPs made here.\n";
+                     "-test <same|model|rechoose|options|matsolve>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
+                     "every KSP option applies to the KSPs made here.\n";
 
 #include <cakrylov.h>
 #include <cakrylov/private/compat.h>
@@ -41,7 +42,13 @@ static PetscErrorCode TestSame(Mat A, Vec b)
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b, &xa));
   PetscCall(VecDuplicate(b, &xh));
+  PetscReal spectrum[2];
+  PetscInt  nsp = 2;
+  PetscBool given;
+
+  PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-spectrum", spectrum, &nsp, &given));
   PetscCall(CreateSolver(A, KSPAUTOBCGS, &autoksp));
+  if (given) PetscCall(KSPAutoBCGSSetSpectrum(autoksp, spectrum[0], spectrum[1]));
   PetscCall(KSPSolve(autoksp, b, xa));
   PetscCall(KSPAutoBCGSGetChoice(autoksp, &choice, NULL, NULL, NULL));
   PetscCall(KSPGetPCSide(autoksp, &side));
@@ -51,6 +58,7 @@ static PetscErrorCode TestSame(Mat A, Vec b)
     PetscCall(KSPCABiCGStabSetS(hand, choice.s));
     PetscCall(KSPCABiCGStabSetBasis(hand, choice.basis));
   }
+  if (given && choice.basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV) PetscCall(KSPCABiCGStabSetSpectrum(hand, spectrum[0], spectrum[1]));
   PetscCall(KSPSolve(hand, b, xh));
   PetscCall(KSPGetIterationNumber(autoksp, &ita));
   PetscCall(KSPGetIterationNumber(hand, &ith));
@@ -263,6 +271,13 @@ int main(int argc, char **argv)
       suffix: same_all
       nsize: 2
       args: -test same -ksp_pc_side {{left right}} -ksp_autobcgs_s_max 6 -pc_type jacobi
+      output_file: output/autobcgs_same.out
+
+   # a given spectrum: the Chebyshev candidates use it (with s_max 16 and no estimate to pay for, s > 4 wins here)
+   test:
+      suffix: spectrum
+      nsize: 2
+      args: -test same -ksp_autobcgs_candidates cabicgstab -spectrum 0.01,1.99 -pc_type jacobi -ksp_autobcgs_model krasnopolsky -ksp_autobcgs_nodes 16384
       output_file: output/autobcgs_same.out
 
    test:

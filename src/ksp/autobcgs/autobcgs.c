@@ -35,6 +35,7 @@ typedef struct {
   PetscBool model;                /* -ksp_autobcgs_model krasnopolsky */
   PetscReal nodes, C[4];          /* its p and C0, C1, n0, n1 (eq. (11): Lomonosov) */
   PetscReal gamma;                /* -ksp_autobcgs_gamma (< 0: measured) */
+  PetscReal lmin, lmax;           /* KSPAutoBCGSSetSpectrum(): the Chebyshev candidates' interval (lmax <= lmin: estimated) */
   PetscBool view, fromoptions;    /* -ksp_autobcgs_view; KSPSetFromOptions() was called */
   char      bad[256];             /* a bad option value, reported at KSPSetUp() (an error inside the options block would leak PETSc's) */
   /* the measurement and the predictions */
@@ -195,8 +196,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   for (PetscInt i = 0; i < 4; i++) c->C[i] = a->C[i];
   if (a->gamma >= 0) c->gamma = a->gamma;
   else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
-  else { /* eq. (12) solved for gamma: t = max(spmv + gamma T, T) is max(spmv, T) with full overlap, spmv + T without */
-    const PetscReal T = CAKrylovCostsReduction(c, 8), lo = PetscMax(t[0], T), span = PetscMin(t[0], T);
+  else { /* eq. (12) solved for gamma: t = max(spmv + gamma T, T) is max(spmv, T) with full overlap, spmv + T without */ const PetscReal T = CAKrylovCostsReduction(c, 8), lo = PetscMax(t[0], T), span = PetscMin(t[0], T);
 
     c->gamma = span > 0 ? PetscClipInterval((t[7] - lo) / span, 0, 1) : 0;
   }
@@ -232,7 +232,7 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
         k->s     = AutoS[i];
         k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV; /* the s-study: monomial only to s = 4 */
         k->time  = KSPCABiCGStabTimePerIteration(c, k->s);
-        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL) /* its spectrum estimate: 2 s GMRES steps, two reductions each */
+        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !(a->lmax > a->lmin)) /* its spectrum estimate: 2 s GMRES steps, two reductions each */
           k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / AUTOBCGS_EST_ITS;
       }
       if (a->chosen < 0 || k->time < a->cand[a->chosen].time) a->chosen = a->n;
@@ -300,6 +300,7 @@ static PetscErrorCode KSPAutoBCGSActivate(KSP ksp, KSP_AutoBCGS *a)
   if (k->s) {
     PetscCall(KSPCABiCGStabSetS(ksp, k->s));
     PetscCall(KSPCABiCGStabSetBasis(ksp, k->basis));
+    if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && a->lmax > a->lmin) PetscCall(KSPCABiCGStabSetSpectrum(ksp, a->lmin, a->lmax));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -358,6 +359,7 @@ static PetscErrorCode KSPDestroy_AutoBCGS(KSP ksp)
   PetscCall(KSPAutoBCGSDeactivate(ksp, a));
   PetscCall(PetscObjectCompose((PetscObject)ksp, "KSPAutoBCGS", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSGetChoice_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSSetSpectrum_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -412,6 +414,7 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
       if (a->cand[i].s) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, " %s(%" PetscInt_FMT ") %.4g", a->cand[i].type, a->cand[i].s, (double)(1e6 * a->cand[i].time)));
       else PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, " %s %.4g", a->cand[i].type, (double)(1e6 * a->cand[i].time)));
     }
+    if (a->lmax > a->lmin) PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev candidates: on the given interval [%g, %g], no spectrum estimate\n", (double)a->lmin, (double)a->lmax));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  predicted time per iteration [us]:%s\n", line));
   }
   if (a->active && a->ops.view) PetscCall((*a->ops.view)(ksp, viewer));
@@ -512,6 +515,52 @@ static PetscErrorCode KSPAutoBCGSGetChoice_AutoBCGS(KSP ksp, KSPAutoBCGSChoice *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  if (a->lmin == lmin && a->lmax == lmax) PetscFunctionReturn(PETSC_SUCCESS);
+  a->lmin = lmin;
+  a->lmax = lmax;
+  if (a->active) { /* the predictions change: choose again at the next setup */
+    PetscCall(KSPAutoBCGSDeactivate(ksp, a));
+    ksp->setupstage = KSP_SETUP_NEW;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPAutoBCGSSetSpectrum - Gives a `KSPAUTOBCGS` the interval [lmin, lmax] that bounds the real parts of the
+   preconditioned operator's spectrum: its `KSPCABICGSTAB` candidates with the Chebyshev basis then use it
+   (`KSPCABiCGStabSetSpectrum()`) and make no spectrum estimate, whose cost leaves their predictions
+
+   Logically Collective
+
+   Input Parameters:
++  ksp  - the `KSP` of type `KSPAUTOBCGS`
+.  lmin - the lower end
+-  lmax - the upper end (lmax <= lmin: estimated, the default)
+
+   Note:
+   The PCMG bottom-solver hook gives a `KSPAUTOBCGS` bottom solver its Gershgorin interval, so that the hook's own choice
+   for a `KSPCABICGSTAB` bottom (Chebyshev on that interval, s = 10) is one of the candidates the model compares.
+
+   Level: advanced
+
+.seealso: `KSPAUTOBCGS`, `KSPCABiCGStabSetSpectrum()`, `PCMGBottomSolver`
+@*/
+PetscErrorCode KSPAutoBCGSSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, lmin, 2);
+  PetscValidLogicalCollectiveReal(ksp, lmax, 3);
+  PetscTryMethod(ksp, "KSPAutoBCGSSetSpectrum_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
    KSPAutoBCGSGetChoice - The solver a `KSPAUTOBCGS` chose at its last setup, and the prediction of every candidate
 
@@ -585,7 +634,7 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
 
    Level: intermediate
 
-.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
+.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPAutoBCGSSetSpectrum()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
 M*/
 PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
 {
@@ -614,5 +663,6 @@ PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_NONE, PC_LEFT, 1));
   KSPAutoBCGSSetOps(ksp);
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSGetChoice_C", KSPAutoBCGSGetChoice_AutoBCGS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSSetSpectrum_C", KSPAutoBCGSSetSpectrum_AutoBCGS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
