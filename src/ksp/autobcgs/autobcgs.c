@@ -561,6 +561,32 @@ PetscErrorCode KSPAutoBCGSSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+   KSPAutoBCGSChoiceView - Prints what a `KSPAUTOBCGS` chose at its last setup, its prediction against the next type's,
+   and why, in two lines (the first two of its `-ksp_view`); nothing before its first setup
+
+   Collective
+
+   Input Parameters:
++  ksp    - the `KSP` of type `KSPAUTOBCGS` (another type prints nothing)
+-  viewer - an ASCII viewer
+
+   Level: intermediate
+
+.seealso: `KSPAUTOBCGS`, `KSPAutoBCGSGetChoice()`, `PCMGBottomReportView()`
+@*/
+PetscErrorCode KSPAutoBCGSChoiceView(KSP ksp, PetscViewer viewer)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidHeaderSpecific(viewer, PETSC_VIEWER_CLASSID, 2);
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  if (a && a->active) PetscCall(KSPAutoBCGSViewChoice(a, viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
    KSPAutoBCGSGetChoice - The solver a `KSPAUTOBCGS` chose at its last setup, and the prediction of every candidate
 
@@ -634,7 +660,7 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
 
    Level: intermediate
 
-.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPAutoBCGSSetSpectrum()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
+.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPAutoBCGSChoiceView()`, `KSPAutoBCGSSetSpectrum()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
 M*/
 PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
 {
