@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-TYPES = ["cabicgstab", "rbicgstab", "pipebcgsm", "bcgsm"]
+TYPES = ["cabicgstab", "rbicgstab", "pipebcgsm", "bcgsm", "autobcgs"]
 # The true residual may exceed the solver's tolerance by rounding: the solvers stop on a recursively updated residual
 # (cabicgstab on a checked one), whose gap to b - A x is a few ulps of ||A|| ||x|| per iteration. On these small
 # problems (condition numbers below 1e5, at most a few hundred iterations, rtol >= 1e-8) that gap is orders of magnitude
