@@ -5,22 +5,26 @@
 # of the non-blocking reductions (CAKPMPI_PROGRESS=async) and without (none), this machine (p = here) and the latency
 # simulator at p nodes (share/bench/cakpmpi/cakpmpi.c: the reductions delayed by Krasnopolsky's T_G(p, l), the halo
 # receives by his T_L(l)). Also the model's prediction against the measured time per iteration of every candidate.
-#   share/bench/auto.sh LIBCAKPMPI AUTO [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
-#                       [-progress "async none"] [-halo krasnopolsky]
-# AUTO is the built share/bench/auto.c, run on 2 ranks. Writes share/bench/results/auto.{txt,csv} (QUICK=1: results/quick/,
-# n = 24, 3 rounds, p = 1 and 4096 only). A planning model, not a measurement of a large machine (see methodmap.sh).
+# Then the bottom study (share/bench/bottom.sh: tutorials/ex1's Helmholtz multigrid, p = 64 ... 32768, reductions and
+# halo receives delayed) with each type as the bottom solver through the hook and with autobcgs.
+#   share/bench/auto.sh LIBCAKPMPI AUTO EX1 [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
+#                       [-progress "async none"] [-halo krasnopolsky] [-bottom_runs 5]
+# AUTO is the built share/bench/auto.c, run on 2 ranks; EX1 the built tutorials/ex1.c. Writes share/bench/results/
+# auto.{txt,csv} and auto-bottom.{txt,csv} (QUICK=1: results/quick/, n = 24, 3 rounds, p = 1 and 4096 only, one bottom
+# run per point). A planning model, not a measurement of a large machine (see methodmap.sh).
 set -eu -o pipefail
-if [ $# -lt 2 ] || [ ! -f "$1" ] || [ ! -x "$2" ]; then
-  echo "usage: $0 LIBCAKPMPI.so AUTO [-n 32] [-runs 5] [-nodes \"1 16 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"] [-halo krasnopolsky]" >&2
+if [ $# -lt 3 ] || [ ! -f "$1" ] || [ ! -x "$2" ] || [ ! -x "$3" ]; then
+  echo "usage: $0 LIBCAKPMPI.so AUTO EX1 [-n 32] [-runs 5] [-nodes \"1 16 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"] [-halo krasnopolsky] [-bottom_runs 5]" >&2
   exit 2
 fi
 lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 prog=$2
-shift 2
+ex1=$3
+shift 3
 . "$(dirname "$0")/common.sh"
-n=32 runs=5 nodes="1 16 256 1024 4096 16384" pcs="jacobi none" progress="async none" halo=krasnopolsky
-[ -z "$quick" ] || { n=24 runs=3 nodes="1 4096"; }
-options "n runs nodes pcs progress halo" "$@"
+n=32 runs=5 nodes="1 16 256 1024 4096 16384" pcs="jacobi none" progress="async none" halo=krasnopolsky bottom_runs=5
+[ -z "$quick" ] || { n=24 runs=3 nodes="1 4096" bottom_runs=1; }
+options "n runs nodes pcs progress halo bottom_runs" "$@"
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US
 outputs auto
 tmp=$(mktemp -d)
@@ -86,3 +90,10 @@ done
       printf "\n"
     }' "$csv"
 } | tee "$out"
+
+# the bottom study with every type and autobcgs as the bottom solver (bottom.sh writes into its own results directory)
+mkdir -p "$tmp/bottom"
+BENCH_RESULTS=$tmp/bottom BOTTOM_RUNS=$bottom_runs BOTTOM_HALO=$halo BOTTOM_VARIANTS="bcgs bcgsm rbicgstab pipebcgsm cabicgstab autobcgs" \
+  "$here/bottom.sh" "$lib" "$ex1" > /dev/null
+cp "$tmp/bottom/bottom.csv" "$results/auto-bottom.csv"
+sed 's|(make bench-bottom)|(make bench-auto: the bottom study with every type and autobcgs)|' "$tmp/bottom/bottom.txt" | tee "$results/auto-bottom.txt"
