@@ -125,7 +125,7 @@ static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscRea
   PetscCall(PetscBLASIntCast(nb, &m));
   PetscCall(PetscBLASIntCast(nb + 1, &n));
   PetscCall(PetscBLASIntCast(rows, &k));
-  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), PETSC_FALSE, 2);
+  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), PETSC_TRUE, 2);
   *rate = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
   PetscCall(PetscFree2(V, G));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -206,7 +206,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscInt count = (PetscInt)(c->red_bytes[i] / sizeof(PetscScalar));
 
     t[4 + i] = 0;
-    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0, i == 0 ? 2 : 1); /* the long ones once */
+    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0, i == 1 ? 1 : 2); /* the middle one once */
   }
   /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
   PetscCall(PetscTime(&t0));
@@ -302,6 +302,20 @@ static PetscErrorCode KSPAutoBCGSDeactivate(KSP ksp, KSP_AutoBCGS *a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A given interval for a chosen Chebyshev cabicgstab: no estimate, and no telescoping (which protects a basis whose
+   conditioning is unknown; the bottom hook's policy does the same) */
+static PetscErrorCode KSPAutoBCGSApplySpectrum(KSP ksp, KSP_AutoBCGS *a)
+{
+  const KSPAutoBCGSChoice *k = &a->cand[a->chosen];
+
+  PetscFunctionBegin;
+  if (k->s && k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && a->lmax > a->lmin) {
+    PetscCall(KSPCABiCGStabSetSpectrum(ksp, a->lmin, a->lmax));
+    PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Make the KSP the chosen candidate, as KSPSetType() would (its constructor on a cleared operations table), with the
    choice's s and basis and, when the program called KSPSetFromOptions(), the options of that type */
 static PetscErrorCode KSPAutoBCGSActivate(KSP ksp, KSP_AutoBCGS *a)
@@ -330,7 +344,7 @@ static PetscErrorCode KSPAutoBCGSActivate(KSP ksp, KSP_AutoBCGS *a)
   if (k->s) {
     PetscCall(KSPCABiCGStabSetS(ksp, k->s));
     PetscCall(KSPCABiCGStabSetBasis(ksp, k->basis));
-    if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && a->lmax > a->lmin) PetscCall(KSPCABiCGStabSetSpectrum(ksp, a->lmin, a->lmax));
+    PetscCall(KSPAutoBCGSApplySpectrum(ksp, a));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -554,9 +568,15 @@ static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, P
   if (a->lmin == lmin && a->lmax == lmax) PetscFunctionReturn(PETSC_SUCCESS);
   a->lmin = lmin;
   a->lmax = lmax;
-  if (a->active) { /* the predictions change: choose again at the next setup */
-    PetscCall(KSPAutoBCGSDeactivate(ksp, a));
-    ksp->setupstage = KSP_SETUP_NEW;
+  if (a->active) { /* the Chebyshev predictions change: predict again from the costs measured (the operator is the same) */
+    const KSPAutoBCGSChoice before = a->cand[a->chosen];
+
+    PetscCall(KSPAutoBCGSPredict(ksp, a));
+    if (before.type != a->cand[a->chosen].type || before.s != a->cand[a->chosen].s || before.basis != a->cand[a->chosen].basis) {
+      PetscCall(KSPAutoBCGSDeactivate(ksp, a));
+      PetscCall(KSPAutoBCGSActivate(ksp, a));
+      ksp->setupstage = KSP_SETUP_NEW; /* the new type's setup at the next KSPSetUp() */
+    } else PetscCall(KSPAutoBCGSApplySpectrum(ksp, a));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -564,7 +584,9 @@ static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, P
 /*@
    KSPAutoBCGSSetSpectrum - Gives a `KSPAUTOBCGS` the interval [lmin, lmax] that bounds the real parts of the
    preconditioned operator's spectrum: its `KSPCABICGSTAB` candidates with the Chebyshev basis then use it
-   (`KSPCABiCGStabSetSpectrum()`) and make no spectrum estimate, whose cost leaves their predictions
+   (`KSPCABiCGStabSetSpectrum()`, without telescoping) and make no spectrum estimate, whose cost leaves their
+   predictions. After a choice it predicts again from the costs measured (no new measurement) and changes the solver
+   only if the choice changes
 
    Logically Collective
 
@@ -664,9 +686,9 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    At `KSPSetUp()`, and again when the operator or its nonzero pattern changes (never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
    pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
-   whether an `MPI_Iallreduce()` progresses during a `MatMult()` (the best of 2 after a warm-up, the two Gram sizes
-   once; every value the maximum over the ranks: 7 reductions and 4 operator applications in all, about 4.5 `bcgsm`
-   iterations at a simulated p = 1024 and 3 to 7 on 2 ranks here, the first choice of a process the most). Each type predicts its time per iteration from these with the
+   whether an `MPI_Iallreduce()` progresses during a `MatMult()` (the best of 2 after a warm-up, s = 4's Gram size
+   once; every value the maximum over the ranks: 8 reductions and 4 operator applications in all, about 4 of PETSc's
+   `bcgs` iterations (4 reductions each) at a simulated p = 1024 (5.6 of `bcgsm`'s) and 3 to 7 on 2 ranks here, the first choice of a process the most). Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, the Gram GEMM, one reduction of the Gram size per s iterations, and a Chebyshev
    basis's spectrum estimate spread over 100 iterations). The fastest prediction is chosen, and the KSP then is that

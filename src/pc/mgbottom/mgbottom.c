@@ -259,6 +259,39 @@ static PetscErrorCode PCMGBottomGershgorinRadius(Mat A, PetscReal *R)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether the Gershgorin interval [1 - R, 1 + R] bounds the spectrum safely (see PCMGBottomChooseBasis()) */
+static PetscErrorCode PCMGBottomGershgorinSafe(KSP ksp, PetscReal R, MatNullSpace nullsp, PetscBool *isjacobi, PetscBool *safe)
+{
+  PC pc;
+
+  PetscFunctionBegin;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, isjacobi));
+  *safe = *isjacobi && (R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A KSPAUTOBCGS bottom solver: the policy's interval for its Chebyshev candidates (KSPAutoBCGSSetSpectrum()), so that
+   the policy's own choice for a cabicgstab bottom, Chebyshev on that interval without an estimate, is among the
+   candidates its model compares; estimated where the interval is not safe */
+static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscReal R, MatNullSpace nullsp)
+{
+  PetscBool isauto, isjacobi, safe;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPAUTOBCGS, &isauto));
+  if (!isauto) PetscFunctionReturn(PETSC_SUCCESS); /* the bottom KSP's options chose another method */
+  PetscCall(PCMGBottomGershgorinSafe(ksp, R, nullsp, &isjacobi, &safe));
+  if (safe) {
+    PetscCall(KSPAutoBCGSSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "its Chebyshev candidates on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator, no estimate (the policy's cabicgstab choice, s = %d, among them)", (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), PCMGBOTTOM_CHEBYSHEV_S));
+  } else {
+    PetscCall(KSPAutoBCGSSetSpectrum(ksp, 0.0, 0.0));
+    PetscCall(PetscStrncpy(bottom->basis, "its Chebyshev candidates with a spectrum estimate (no safe Gershgorin interval)", sizeof(bottom->basis)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    The policy's basis for a KSPCABICGSTAB bottom solver with PCJACOBI, after PCMG's setup (the coarse operator exists):
    the Gershgorin interval [1 - R, 1 + R] contains the spectrum of the preconditioned operator, with no estimate and no
@@ -274,18 +307,20 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
 {
   Mat          A;
   MatNullSpace nullsp;
-  PetscBool    iscab, isjacobi = PETSC_FALSE, safe;
+  PetscBool    iscab, isauto, isjacobi = PETSC_FALSE, safe;
   PetscReal    R;
 
   PetscFunctionBegin;
   bottom->basis[0] = 0; /* the report says only what this setup chose */
   PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
-  if (!iscab || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
+  PetscCall(PetscStrcmp(bottom->ksptype, KSPAUTOBCGS, &isauto));
+  if (!(iscab || isauto) || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
   /* the radii of the coarse operator on all ranks (under PCTELESCOPE the inner KSP's copy of it is filled later) */
   PetscCall(KSPGetOperators(coarse, &A, NULL));
   PetscCall(PCMGBottomGershgorinRadius(A, &R));
   PetscCall(MatGetNullSpace(A, &nullsp));
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS); /* a rank idle under PCTELESCOPE */
+  if (isauto) PetscFunctionReturn(PCMGBottomAutoSpectrum(bottom, ksp, R, nullsp));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
   if (!iscab) PetscFunctionReturn(PETSC_SUCCESS); /* the bottom KSP's options chose another method */
   if (bottom->basisset.set) {
@@ -299,13 +334,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  {
-    PC pc;
-
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, &isjacobi));
-  }
-  safe = isjacobi && (R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp)) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PCMGBottomGershgorinSafe(ksp, R, nullsp, &isjacobi, &safe));
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
@@ -1010,7 +1039,14 @@ PetscErrorCode PCMGBottomReportView(PC pc, PetscViewer viewer)
   else PetscCall(PetscStrncpy(where, ", on all ranks", sizeof(where)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "Bottom-solve report (cakrylov): bottom KSP %s, rtol %g, max_it %" PetscInt_FMT "%s\n", type ? type : "(not set up)", (double)rtol, maxit, bottom->ksptype[0] ? where : " (PCMG's own coarse solve, no bottom policy)"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (bottom->basis[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "basis of the cabicgstab bottom solver: %s\n", bottom->basis));
+  {
+    KSP       bksp = bottom->krylov ? bottom->krylov : coarse;
+    PetscBool isauto;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)bksp, KSPAUTOBCGS, &isauto));
+    if (bottom->basis[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "%s bottom solver: %s\n", isauto ? "autobcgs" : "basis of the cabicgstab", bottom->basis));
+    if (isauto) PetscCall(KSPAutoBCGSChoiceView(bksp, viewer)); /* what it chose and why */
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "PCMG cycles: %" PetscInt_FMT ", bottom solves: %" PetscInt_FMT "\n", r.vcycles, r.solves));
   PetscCall(PetscViewerASCIIPrintf(viewer, "bottom iterations: %" PetscInt_FMT " (%.1f per solve)\n", r.iterations, r.solves ? (double)r.iterations / r.solves : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "global reductions in bottom solves: %.0f (%.1f per solve); halo messages received: %.0f (%.1f per solve)\n", r.reductions, r.solves ? r.reductions / r.solves : 0.0, r.halo, r.solves ? r.halo / r.solves : 0.0));
