@@ -688,7 +688,8 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
    whether an `MPI_Iallreduce()` progresses during a `MatMult()` (the best of 2 after a warm-up, s = 4's Gram size
    once; every value the maximum over the ranks: 8 reductions and 4 operator applications in all, about 4 of PETSc's
-   `bcgs` iterations (4 reductions each) at a simulated p = 1024 (5.6 of `bcgsm`'s) and 3 to 7 on 2 ranks here, the first choice of a process the most). Each type predicts its time per iteration from these with the
+   `bcgs` iterations at a simulated p = 1024 (5.6 of `bcgsm`'s, which reduce less), 2 to 7 `bcgsm` iterations on 2
+   ranks here, a process's first choice the most). Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, the Gram GEMM, one reduction of the Gram size per s iterations, and a Chebyshev
    basis's spectrum estimate spread over 100 iterations). The fastest prediction is chosen, and the KSP then is that
