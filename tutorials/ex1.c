@@ -425,7 +425,7 @@ static PetscErrorCode Solve(AppCtx *user, KSP ksp, PetscBool verbose, PetscInt *
   PetscBool          ismg, isrichardson;
 
   PetscFunctionBegin;
-  PetscCall(KSPSetUp(ksp)); /* the setup apart from the solve in -log_view (KSPSetUp) and in a message counter */
+  PetscCall(KSPSetUp(ksp));      /* the setup apart from the solve in -log_view (KSPSetUp) and in a message counter */
   PetscCallMPI(MPI_Pcontrol(1)); /* the solve alone is counted by an MPI profiling library that honours it (cakpmpi) */
   PetscCall(KSPSolve(ksp, NULL, NULL));
   PetscCallMPI(MPI_Pcontrol(0));
