@@ -1,5 +1,5 @@
 static char help[] = "KSPAUTOBCGS: the chosen solver bit for bit, the choice under a planning model, when it is made again, bad options.\n"
-                     "-test <same|model|rechoose|options|matsolve>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
+                     "-test <same|model|rechoose|options|matsolve|uneven>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
                      "every KSP option applies to the KSPs made here.\n";
 
 #include <cakrylov.h>
@@ -13,9 +13,10 @@ typedef enum {
   TEST_MODEL,
   TEST_RECHOOSE,
   TEST_OPTIONS,
-  TEST_MATSOLVE
+  TEST_MATSOLVE,
+  TEST_UNEVEN
 } Test;
-static const char *const Tests[] = {"same", "model", "rechoose", "options", "matsolve", "Test", "TEST_", NULL};
+static const char *const Tests[] = {"same", "model", "rechoose", "options", "matsolve", "uneven", "Test", "TEST_", NULL};
 
 /* A KSP of the options database's settings, of type `type` */
 static PetscErrorCode CreateSolver(Mat A, KSPType type, KSP *ksp)
@@ -105,13 +106,14 @@ static PetscErrorCode TestRechoose(Mat A, Vec b)
   KSP      ksp;
   Mat      B;
   Vec      x;
-  PetscInt n[4], lo;
+  PetscInt n[6], lo, N;
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(b, &x));
   PetscCall(CreateSolver(A, KSPAUTOBCGS, &ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPAutoBCGSGetChoice(ksp, NULL, NULL, NULL, &n[0]));
+  PetscCall(KSPSetFromOptions(ksp)); /* the same options again: no new choice */
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPAutoBCGSGetChoice(ksp, NULL, NULL, NULL, &n[1]));
   PetscCall(MatScale(A, 2.0)); /* new values, the same pattern */
@@ -127,8 +129,15 @@ static PetscErrorCode TestRechoose(Mat A, Vec b)
   PetscCall(KSPSetOperators(ksp, B, B));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPAutoBCGSGetChoice(ksp, NULL, NULL, NULL, &n[3]));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "one choice at the first solve, none at the second or for new values: %s\n", n[0] == 1 && n[1] == 1 && n[2] == 1 ? "yes" : "NO"));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a new choice for another operator: %s\n", n[3] == 2 ? "yes" : "NO"));
+  PetscCall(MatGetSize(B, &N, NULL)); /* a new nonzero in the same matrix: a new nonzero state */
+  PetscCall(MatSetValue(B, lo, (lo + N / 2) % N, 1e-3, ADD_VALUES));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(KSPSetOperators(ksp, B, B));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPAutoBCGSGetChoice(ksp, NULL, NULL, NULL, &n[4]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "one choice at the first solve, none after KSPSetFromOptions() again or for new values: %s\n", n[0] == 1 && n[1] == 1 && n[2] == 1 ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a new choice for another operator, and for a new nonzero in it: %s\n", n[3] == 2 && n[4] == 3 ? "yes" : "NO"));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&B));
   PetscCall(VecDestroy(&x));
@@ -218,6 +227,58 @@ static PetscErrorCode TestMatSolve(Mat A, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Ranks of very different sizes (1 row against 3000) decide alike: the costs are the slowest rank's, so every rank makes
+   the same choice (a choice that differed by rank would hang in the chosen solver's first reduction) */
+static PetscErrorCode TestUneven(void)
+{
+  const PetscInt           nloc = PetscGlobalRank ? 3000 : 1;
+  KSP                      ksp;
+  KSPAutoBCGSChoice        choice;
+  Mat                      A;
+  Vec                      b, x;
+  PetscInt                 lo, hi, N, mine[3], lmin[3], lmax[3], n;
+  const KSPAutoBCGSChoice *cand;
+  PetscBool                same = PETSC_TRUE;
+  KSPConvergedReason       reason;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE, 3, NULL, 2, NULL, &A));
+  PetscCall(MatGetOwnershipRange(A, &lo, &hi));
+  PetscCall(MatGetSize(A, &N, NULL));
+  for (PetscInt i = lo; i < hi; i++) { /* 1D convection-diffusion, diagonally dominant */
+    if (i > 0) PetscCall(MatSetValue(A, i, i - 1, -1.2, INSERT_VALUES));
+    PetscCall(MatSetValue(A, i, i, 3.0, INSERT_VALUES));
+    if (i < N - 1) PetscCall(MatSetValue(A, i, i + 1, -0.8, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(CreateSolver(A, KSPAUTOBCGS, &ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPAutoBCGSGetChoice(ksp, &choice, &n, &cand, NULL));
+  for (PetscInt t = 0; t < 3; t++) mine[t] = 0;
+  mine[0] = choice.type[0] + 256 * choice.type[1] + 65536 * choice.type[2]; /* the type's first letters */
+  mine[1] = choice.s;
+  mine[2] = choice.basis;
+  PetscCallMPI(MPI_Allreduce(mine, lmin, 3, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(mine, lmax, 3, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  for (PetscInt i = 0; i < n; i++) { /* every prediction the same number on every rank */
+    PetscReal tmin, tmax;
+
+    PetscCallMPI(MPI_Allreduce(&cand[i].time, &tmin, 1, MPIU_REAL, MPIU_MIN, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Allreduce(&cand[i].time, &tmax, 1, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
+    same = same && tmin == tmax ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ranks of 1 and 3000 rows: the same predictions and choice on every rank, and it converges: %s\n", same && lmin[0] == lmax[0] && lmin[1] == lmax[1] && lmin[2] == lmax[2] && reason > 0 ? "yes" : "NO"));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Test     test = TEST_SAME;
@@ -254,6 +315,9 @@ int main(int argc, char **argv)
   case TEST_MATSOLVE:
     PetscCall(TestMatSolve(A, b));
     break;
+  case TEST_UNEVEN:
+    PetscCall(TestUneven());
+    break;
   }
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -276,7 +340,7 @@ int main(int argc, char **argv)
       args: -test same -ksp_pc_side {{left right}} -ksp_autobcgs_s_max 6 -pc_type jacobi
       output_file: output/autobcgs_same.out
 
-   # a given spectrum: the Chebyshev candidates use it (with s_max 16 and no estimate to pay for, s > 4 wins here)
+   # a given spectrum: a Chebyshev choice runs on it without telescoping, as set by hand
    test:
       suffix: spectrum
       nsize: 2
@@ -291,7 +355,13 @@ int main(int argc, char **argv)
    test:
       suffix: rechoose
       nsize: 2
-      args: -test rechoose
+      args: -test rechoose -ksp_autobcgs_gamma 0.5 -ksp_autobcgs_model_c0 4e-6
+
+   # 1 row on rank 0, 3000 on the others: at p = 1024 planned the Gram GEMM decides among the cabicgstab candidates
+   test:
+      suffix: uneven
+      nsize: {{2 3}}
+      args: -test uneven -pc_type jacobi -ksp_autobcgs_candidates cabicgstab -ksp_autobcgs_model krasnopolsky -ksp_autobcgs_nodes 1024
 
    test:
       suffix: options

@@ -73,11 +73,12 @@ typedef struct {
   PetscReal red_bytes[CAKRYLOV_COSTS_NRED]; /* the reduction sizes measured, increasing */
   PetscReal red[CAKRYLOV_COSTS_NRED];       /* s: one MPI_Allreduce of that size */
   PetscReal nodes, C[4];                    /* nodes > 0: the reductions are Krasnopolsky's eq. (10) at p = nodes, C0, C1, n0, n1 */
+  PetscBool right;                          /* right preconditioning (bcgsm's passes differ by side) */
 } CAKrylovCosts;
 PETSC_INTERN PetscReal CAKrylovCostsReduction(const CAKrylovCosts *, PetscReal);
 PETSC_INTERN PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *, PetscReal, PetscReal);
 PETSC_INTERN PetscReal KSPBCGSMTimePerIteration(const CAKrylovCosts *);
 PETSC_INTERN PetscReal KSPRBiCGStabTimePerIteration(const CAKrylovCosts *);
 PETSC_INTERN PetscReal KSPPIPEBCGSMTimePerIteration(const CAKrylovCosts *);
-PETSC_INTERN PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *, PetscInt);
+PETSC_INTERN PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *, PetscInt, KSPCABiCGStabBasis);
 PETSC_INTERN PetscInt  KSPCABiCGStabGramBytes(PetscInt);

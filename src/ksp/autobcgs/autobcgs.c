@@ -23,32 +23,59 @@
 #define AUTOBCGS_NTYPES    4
 #define AUTOBCGS_NS        7
 #define AUTOBCGS_NCAND     (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
-#define AUTOBCGS_EST_ITS   100.0 /* iterations over which a cabicgstab candidate's one spectrum estimate is spread */
-#define AUTOBCGS_GEMM_ROWS 256   /* rows of the GEMM sample */
+#define AUTOBCGS_GEMM_ROWS 256 /* rows of the GEMM sample */
 
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
 
+/* What a choice depends on besides the options: the operators, the side and the preconditioner's type */
+typedef struct {
+  PetscObjectId    amat, pmat;
+  PetscObjectState amat_nz, pmat_nz;
+  PCSide           side;
+  char             pctype[64];
+} KSPAutoBCGSKey;
+
+static PetscErrorCode KSPAutoBCGSGetKey(KSP ksp, KSPAutoBCGSKey *key)
+{
+  Mat    A, P;
+  PCType type;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(key, sizeof(*key)));
+  PetscCall(PCGetOperators(ksp->pc, &A, &P));
+  PetscCall(PetscObjectGetId((PetscObject)A, &key->amat));
+  PetscCall(PetscObjectGetId((PetscObject)P, &key->pmat));
+  PetscCall(MatGetNonzeroState(A, &key->amat_nz));
+  PetscCall(MatGetNonzeroState(P, &key->pmat_nz));
+  PetscCall(PCGetType(ksp->pc, &type));
+  PetscCall(PetscStrncpy(key->pctype, type ? type : "", sizeof(key->pctype)));
+  key->side = ksp->pc_side;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 typedef struct {
   /* options */
-  PetscBool use[AUTOBCGS_NTYPES]; /* -ksp_autobcgs_candidates */
-  PetscInt  smax;                 /* -ksp_autobcgs_s_max */
-  PetscBool model;                /* -ksp_autobcgs_model krasnopolsky */
-  PetscReal nodes, C[4];          /* its p and C0, C1, n0, n1 (eq. (11): Lomonosov) */
-  PetscReal gamma;                /* -ksp_autobcgs_gamma (< 0: measured) */
-  PetscReal lmin, lmax;           /* KSPAutoBCGSSetSpectrum(): the Chebyshev candidates' interval (lmax <= lmin: estimated) */
-  PetscBool view, fromoptions;    /* -ksp_autobcgs_view; KSPSetFromOptions() was called */
-  char      bad[256];             /* a bad option value, reported at KSPSetUp() (an error inside the options block would leak PETSc's) */
+  PetscBool      use[AUTOBCGS_NTYPES]; /* -ksp_autobcgs_candidates */
+  PetscInt       smax;                 /* -ksp_autobcgs_s_max */
+  PetscBool      model;                /* -ksp_autobcgs_model krasnopolsky */
+  PetscReal      nodes, C[4];          /* its p and C0, C1, n0, n1 (eq. (11): Lomonosov) */
+  PetscReal      gamma;                /* -ksp_autobcgs_gamma (< 0: measured) */
+  PetscReal      lmin, lmax;           /* KSPAutoBCGSSetSpectrum(): the Chebyshev candidates' interval (lmax <= lmin: estimated) */
+  PetscReal      est_its;              /* -ksp_autobcgs_iterations: over which a Chebyshev candidate's spectrum estimate is spread */
+  PetscBool      untelescoped;         /* this file turned the chosen cabicgstab's telescoping off (a given interval) */
+  PetscBool      view, fromoptions;    /* -ksp_autobcgs_view; KSPSetFromOptions() was called */
+  char           bad[256];             /* a bad option value, reported at KSPSetUp() (an error inside the options block would leak PETSc's) */
+  PetscErrorCode bad_code;
   /* the measurement and the predictions */
   CAKrylovCosts     costs;
   PetscReal         setup_time;
   PetscInt          n, chosen, nchoices;
   KSPAutoBCGSChoice cand[AUTOBCGS_NCAND];
   /* the chosen type on this KSP, and what it was chosen for */
-  PetscBool        active, newmatrix; /* the chosen type's setupnewmatrix */
-  struct _KSPOps   ops;               /* the chosen type's operations */
-  PetscObjectId    amat_id;
-  PetscObjectState amat_nz;
+  PetscBool      active, newmatrix; /* the chosen type's setupnewmatrix */
+  struct _KSPOps ops;               /* the chosen type's operations */
+  KSPAutoBCGSKey key;
 } KSP_AutoBCGS;
 
 static PetscErrorCode KSPAutoBCGSGet(KSP ksp, KSP_AutoBCGS **a)
@@ -143,11 +170,12 @@ static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscInt nloc, PetscReal 
   PetscCall(MatAssemblyBegin(X, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(X, MAT_FINAL_ASSEMBLY));
   PetscCall(MatDuplicate(X, MAT_DO_NOT_COPY_VALUES, &Y));
+  /* the PC's operation itself (set up by the caller): a refusal leaves no log event of PCMatApply() open */
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = PCMatApply(pc, X, Y);
+  ierr = (*pc->ops->matapply)(pc, X, Y);
   PetscCall(PetscPopErrorHandler());
   *done = ierr ? PETSC_FALSE : PETSC_TRUE;
-  if (*done) AUTOBCGS_TIME(*t, PCMatApply(pc, X, Y), PETSC_FALSE, 2);
+  if (*done) AUTOBCGS_TIME(*t, (*pc->ops->matapply)(pc, X, Y), PETSC_FALSE, 2);
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&Y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,7 +188,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
   PetscInt       smax = 2, nloc;
   PetscScalar   *buf;
-  PetscReal      t[8], vec;
+  PetscReal      t[9], vec;
   PetscBool      identity;
   Mat            A;
   Vec            x, y, z;
@@ -208,27 +236,34 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     t[4 + i] = 0;
     if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0, i == 1 ? 1 : 2); /* the middle one once */
   }
-  /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
+  /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for (after an untimed one: the first is slow) */
+  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   PetscCall(PetscTime(&t0));
   PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
   PetscCall(MatMult(A, x, y));
   PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   PetscCall(PetscTime(&t1));
   t[7] = (PetscReal)(t1 - t0);
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 8, MPIU_REAL, MPIU_MAX, comm));
-  c->nloc      = nloc;
+  t[8] = nloc;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 9, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
+  c->nloc      = t[8];
   c->spmv      = t[0];
   c->pc        = t[1];
   c->vec       = t[2];
   c->gemm_rate = 1 / t[3];
   for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = t[4 + i];
+  c->right = ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
   c->nodes = a->model ? a->nodes : 0;
   for (PetscInt i = 0; i < 4; i++) c->C[i] = a->C[i];
   if (a->gamma >= 0) c->gamma = a->gamma;
   else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
-  else { /* eq. (12) solved for gamma: t = max(spmv + gamma T, T) is max(spmv, T) with full overlap, spmv + T without */ const PetscReal T = CAKrylovCostsReduction(c, 8), lo = PetscMax(t[0], T), span = PetscMin(t[0], T);
+  else {
+    /* eq. (12) solved for gamma: t = max(spmv + gamma T, T), so gamma = (t - spmv) / T where t > T; t <= T (the reduction
+       done when the SpMV is) is consistent with every gamma <= (T - spmv) / T: the smallest, 0 */
+    const PetscReal T = CAKrylovCostsReduction(c, 8);
 
-    c->gamma = span > 0 ? PetscClipInterval((t[7] - lo) / span, 0, 1) : 0;
+    c->gamma = T > 0 && t[7] > T ? PetscClipInterval((t[7] - t[0]) / T, 0, 1) : 0;
   }
   PetscCall(PetscFree(buf));
   PetscCall(VecDestroy(&x));
@@ -261,9 +296,9 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
         if (AutoS[i] > a->smax) break;
         k->s     = AutoS[i];
         k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV; /* the s-study: monomial only to s = 4 */
-        k->time  = KSPCABiCGStabTimePerIteration(c, k->s);
+        k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis);
         if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !(a->lmax > a->lmin)) /* its spectrum estimate: 2 s GMRES steps, two reductions each */
-          k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / AUTOBCGS_EST_ITS;
+          k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / a->est_its;
       }
       if (a->chosen < 0 || k->time < a->cand[a->chosen].time) a->chosen = a->n;
       a->n++;
@@ -274,6 +309,8 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
 }
 
 static PetscErrorCode KSPSetUp_AutoBCGS(KSP);
+static PetscErrorCode KSPSolve_AutoBCGS(KSP);
+static PetscErrorCode KSPMatSolve_AutoBCGS(KSP, Mat, Mat);
 static PetscErrorCode KSPReset_AutoBCGS(KSP);
 static PetscErrorCode KSPDestroy_AutoBCGS(KSP);
 static PetscErrorCode KSPView_AutoBCGS(KSP, PetscViewer);
@@ -297,21 +334,34 @@ static PetscErrorCode KSPAutoBCGSDeactivate(KSP ksp, KSP_AutoBCGS *a)
   if (a->ops.destroy) PetscCall((*a->ops.destroy)(ksp));
   ksp->data = NULL;
   PetscCall(PetscMemzero(ksp->ops, sizeof(struct _KSPOps)));
+  ksp->ops->buildsolution = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual = KSPBuildResidualDefault;
   KSPAutoBCGSSetOps(ksp);
-  a->active = PETSC_FALSE;
+  a->active       = PETSC_FALSE;
+  a->untelescoped = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A given interval for a chosen Chebyshev cabicgstab: no estimate, and no telescoping (which protects a basis whose
-   conditioning is unknown; the bottom hook's policy does the same) */
-static PetscErrorCode KSPAutoBCGSApplySpectrum(KSP ksp, KSP_AutoBCGS *a)
+/* The choice's s and basis on a chosen cabicgstab, after its own options (which set the rest); a Chebyshev basis on a
+   given interval runs without an estimate and without telescoping (which protects a basis whose conditioning is
+   unknown; the bottom hook's policy does the same), and with an estimate again when the interval is taken back */
+static PetscErrorCode KSPAutoBCGSApplyChoice(KSP ksp, KSP_AutoBCGS *a)
 {
   const KSPAutoBCGSChoice *k = &a->cand[a->chosen];
 
   PetscFunctionBegin;
-  if (k->s && k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && a->lmax > a->lmin) {
+  if (!k->s) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPCABiCGStabSetS(ksp, k->s));
+  PetscCall(KSPCABiCGStabSetBasis(ksp, k->basis));
+  if (k->basis == KSP_CABICGSTAB_BASIS_MONOMIAL) PetscFunctionReturn(PETSC_SUCCESS);
+  if (a->lmax > a->lmin) {
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, a->lmin, a->lmax));
     PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
+    a->untelescoped = PETSC_TRUE;
+  } else {
+    PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
+    if (a->untelescoped) PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_TRUE));
+    a->untelescoped = PETSC_FALSE;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,35 +385,30 @@ static PetscErrorCode KSPAutoBCGSActivate(KSP ksp, KSP_AutoBCGS *a)
   a->newmatrix = ksp->setupnewmatrix;
   a->active    = PETSC_TRUE;
   KSPAutoBCGSSetOps(ksp);
+  ksp->ops->solve = KSPSolve_AutoBCGS; /* a cheap check of the key first: a PC side or type changed without a setup */
+  if (a->ops.matsolve) ksp->ops->matsolve = KSPMatSolve_AutoBCGS;
   ksp->setupnewmatrix = PETSC_TRUE; /* KSPSetUp() calls this file's setup on a new operator: it may choose again */
   if (a->fromoptions && a->ops.setfromoptions) {
     PetscObjectOptionsBegin((PetscObject)ksp);
     PetscCall((*a->ops.setfromoptions)(ksp, PetscOptionsObject));
     PetscOptionsEnd();
   }
-  if (k->s) {
-    PetscCall(KSPCABiCGStabSetS(ksp, k->s));
-    PetscCall(KSPCABiCGStabSetBasis(ksp, k->basis));
-    PetscCall(KSPAutoBCGSApplySpectrum(ksp, a));
-  }
+  PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode KSPSetUp_AutoBCGS(KSP ksp)
 {
-  KSP_AutoBCGS    *a;
-  Mat              A;
-  PetscObjectId    id;
-  PetscObjectState nz;
-  PetscBool        choose;
+  KSP_AutoBCGS  *a;
+  KSPAutoBCGSKey key;
+  PetscBool      same, choose;
 
   PetscFunctionBegin;
   PetscCall(KSPAutoBCGSGet(ksp, &a));
-  PetscCheck(!a->bad[0], PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPAUTOBCGS: %s", a->bad);
-  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  PetscCall(MatGetNonzeroState(A, &nz));
-  choose = !a->active || id != a->amat_id || nz != a->amat_nz ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!a->bad[0], PetscObjectComm((PetscObject)ksp), a->bad_code, "KSPAUTOBCGS: %s", a->bad);
+  PetscCall(KSPAutoBCGSGetKey(ksp, &key));
+  PetscCall(PetscMemcmp(&key, &a->key, sizeof(key), &same));
+  choose = !a->active || !same ? PETSC_TRUE : PETSC_FALSE;
   if (choose) {
     PetscLogDouble t0, t1;
 
@@ -374,13 +419,48 @@ static PetscErrorCode KSPSetUp_AutoBCGS(KSP ksp)
     a->setup_time = (PetscReal)(t1 - t0);
     PetscCall(KSPAutoBCGSPredict(ksp, a));
     PetscCall(KSPAutoBCGSActivate(ksp, a));
-    a->amat_id = id;
-    a->amat_nz = nz;
+    a->key = key;
     a->nchoices++;
     if (a->view) PetscCall(KSPView_AutoBCGS(ksp, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)ksp))));
   }
   /* the chosen type's own setup: always on a new choice or a new KSP, on a new operator if that type asks for it */
   if ((choose || ksp->setupstage == KSP_SETUP_NEW || a->newmatrix) && a->ops.setup) PetscCall((*a->ops.setup)(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Before each solve: what the choice depends on may have changed without a KSPSetUp() that reaches this file (a PC side
+   or type set between solves): then choose again, as at a setup; the chosen type's solve in any case */
+static PetscErrorCode KSPAutoBCGSCheckKey(KSP ksp, KSP_AutoBCGS **a)
+{
+  KSPAutoBCGSKey key;
+  PetscBool      same;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, a));
+  PetscCall(KSPAutoBCGSGetKey(ksp, &key));
+  PetscCall(PetscMemcmp(&key, &(*a)->key, sizeof(key), &same));
+  if (!same) PetscCall(KSPSetUp_AutoBCGS(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPSolve_AutoBCGS(KSP ksp)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSCheckKey(ksp, &a));
+  PetscCall((*a->ops.solve)(ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPMatSolve_AutoBCGS(KSP ksp, Mat B, Mat X)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSCheckKey(ksp, &a));
+  PetscCheck(a->ops.matsolve, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPAUTOBCGS: the type chosen again has no KSPMatSolve()");
+  PetscCall((*a->ops.matsolve)(ksp, B, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -465,82 +545,114 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A bad option value, kept for KSPSetUp() to report */
+static PetscErrorCode KSPAutoBCGSBad(KSP_AutoBCGS *a, PetscErrorCode code, const char text[])
+{
+  PetscFunctionBegin;
+  a->bad_code = code;
+  PetscCall(PetscStrncpy(a->bad, text, sizeof(a->bad)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -ksp_autobcgs_candidates: the types named, each known */
+static PetscErrorCode KSPAutoBCGSOptionCandidates(CAKrylovOptionItems PetscOptionsObject, KSP_AutoBCGS *a, PetscBool *changed)
+{
+  char     *names[AUTOBCGS_NTYPES + 4], text[256];
+  PetscInt  n = AUTOBCGS_NTYPES + 4;
+  PetscBool set, use[AUTOBCGS_NTYPES] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsStringArray("-ksp_autobcgs_candidates", "Types to choose from (bcgsm,rbicgstab,pipebcgsm,cabicgstab)", "KSPAUTOBCGS", names, &n, &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt t;
+
+    for (t = 0; t < AUTOBCGS_NTYPES; t++) {
+      PetscBool same;
+
+      PetscCall(PetscStrcmp(names[i], AutoTypes[t], &same));
+      if (same) break;
+    }
+    if (t < AUTOBCGS_NTYPES) use[t] = PETSC_TRUE;
+    else {
+      PetscCall(PetscSNPrintf(text, sizeof(text), "-ksp_autobcgs_candidates: unknown type %s (bcgsm, rbicgstab, pipebcgsm, cabicgstab)", names[i]));
+      PetscCall(KSPAutoBCGSBad(a, PETSC_ERR_ARG_UNKNOWN_TYPE, text));
+    }
+    PetscCall(PetscFree(names[i]));
+  }
+  if (!n) PetscCall(KSPAutoBCGSBad(a, PETSC_ERR_ARG_WRONG, "-ksp_autobcgs_candidates: give at least one type"));
+  for (PetscInt t = 0; t < AUTOBCGS_NTYPES; t++) {
+    *changed |= a->use[t] != use[t] ? PETSC_TRUE : PETSC_FALSE;
+    a->use[t] = use[t];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A real option of the model: *changed only when its value changes */
+static PetscErrorCode KSPAutoBCGSOptionReal(CAKrylovOptionItems PetscOptionsObject, const char name[], const char text[], PetscReal *v, PetscBool *changed)
+{
+  PetscReal x = *v;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsReal(name, text, "KSPAUTOBCGS", x, &x, NULL));
+  if (x != *v) *changed = PETSC_TRUE;
+  *v = x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPSetFromOptions_AutoBCGS(KSP ksp, CAKrylovOptionItems PetscOptionsObject)
 {
+  const char   *models[] = {"measured", "krasnopolsky"};
   KSP_AutoBCGS *a;
-  char         *names[AUTOBCGS_NTYPES + 4];
-  PetscInt      n = AUTOBCGS_NTYPES + 4, smax;
-  PetscBool     set, model = PETSC_FALSE, changed = PETSC_FALSE;
-  char          modelname[64] = "measured";
+  PetscInt      smax, model;
+  PetscReal     nodes;
+  PetscBool     changed = PETSC_FALSE;
+  char          text[256];
 
   PetscFunctionBegin;
   PetscCall(KSPAutoBCGSGet(ksp, &a));
   a->fromoptions = PETSC_TRUE;
   a->bad[0]      = 0;
   smax           = a->smax;
+  model          = a->model ? 1 : 0;
+  nodes          = a->nodes;
   PetscOptionsHeadBegin(PetscOptionsObject, "KSP autobcgs options");
-  PetscCall(PetscOptionsStringArray("-ksp_autobcgs_candidates", "Types to choose from (bcgsm,rbicgstab,pipebcgsm,cabicgstab)", "KSPAUTOBCGS", names, &n, &set));
-  if (set) {
-    PetscBool use[AUTOBCGS_NTYPES] = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
-
-    for (PetscInt i = 0; i < n; i++) {
-      PetscInt t;
-
-      for (t = 0; t < AUTOBCGS_NTYPES; t++) {
-        PetscBool same;
-
-        PetscCall(PetscStrcmp(names[i], AutoTypes[t], &same));
-        if (same) break;
-      }
-      if (t == AUTOBCGS_NTYPES) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_candidates: unknown type %s (bcgsm, rbicgstab, pipebcgsm, cabicgstab)", names[i]));
-      else use[t] = PETSC_TRUE;
-    }
-    for (PetscInt i = 0; i < n; i++) PetscCall(PetscFree(names[i]));
-    if (!n) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_candidates: give at least one type"));
-    for (PetscInt t = 0; t < AUTOBCGS_NTYPES; t++) {
-      changed |= a->use[t] != use[t] ? PETSC_TRUE : PETSC_FALSE;
-      a->use[t] = use[t];
-    }
+  PetscCall(KSPAutoBCGSOptionCandidates(PetscOptionsObject, a, &changed));
+  PetscCall(PetscOptionsInt("-ksp_autobcgs_s_max", "Largest s of a cabicgstab candidate (2..16)", "KSPAUTOBCGS", smax, &smax, NULL));
+  if (smax >= 2 && smax <= 16) {
+    changed |= smax != a->smax ? PETSC_TRUE : PETSC_FALSE;
+    a->smax = smax;
+  } else {
+    PetscCall(PetscSNPrintf(text, sizeof(text), "-ksp_autobcgs_s_max %" PetscInt_FMT ": must be in 2..16", smax));
+    PetscCall(KSPAutoBCGSBad(a, PETSC_ERR_ARG_OUTOFRANGE, text));
   }
-  PetscCall(PetscOptionsInt("-ksp_autobcgs_s_max", "Largest s of a cabicgstab candidate (2..16)", "KSPAUTOBCGS", smax, &smax, &set));
-  if (smax < 2 || smax > 16) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_s_max %" PetscInt_FMT ": must be in 2..16", smax));
-  changed |= smax != a->smax ? PETSC_TRUE : PETSC_FALSE;
-  a->smax = smax;
-  PetscCall(PetscOptionsString("-ksp_autobcgs_model", "Reduction times: measured, or krasnopolsky (eqs. (10)-(11) at -ksp_autobcgs_nodes)", "KSPAUTOBCGS", modelname, modelname, sizeof(modelname), &set));
-  if (set) {
-    PetscBool measured;
-
-    PetscCall(PetscStrcmp(modelname, "krasnopolsky", &model));
-    PetscCall(PetscStrcmp(modelname, "measured", &measured));
-    if (!model && !measured) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_model %s: measured or krasnopolsky", modelname));
-    changed |= model != a->model ? PETSC_TRUE : PETSC_FALSE;
-    a->model = model;
+  PetscCall(PetscOptionsEList("-ksp_autobcgs_model", "Reduction times: measured here, or Krasnopolsky's eqs. (10)-(11) at -ksp_autobcgs_nodes", "KSPAUTOBCGS", models, 2, models[model], &model, NULL));
+  changed |= (model == 1) != a->model ? PETSC_TRUE : PETSC_FALSE;
+  a->model = model == 1 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscOptionsReal("-ksp_autobcgs_nodes", "Nodes p of the machine planned for (with -ksp_autobcgs_model krasnopolsky)", "KSPAUTOBCGS", nodes, &nodes, NULL));
+  if (nodes > 0) {
+    changed |= nodes != a->nodes ? PETSC_TRUE : PETSC_FALSE;
+    a->nodes = nodes;
+  } else {
+    PetscCall(PetscSNPrintf(text, sizeof(text), "-ksp_autobcgs_nodes %g: must be > 0", (double)nodes));
+    PetscCall(KSPAutoBCGSBad(a, PETSC_ERR_ARG_OUTOFRANGE, text));
   }
-  PetscCall(PetscOptionsReal("-ksp_autobcgs_nodes", "Nodes p of the machine planned for (with -ksp_autobcgs_model krasnopolsky)", "KSPAUTOBCGS", a->nodes, &a->nodes, &set));
-  if (!(a->nodes > 0)) PetscCall(PetscSNPrintf(a->bad, sizeof(a->bad), "-ksp_autobcgs_nodes %g: must be > 0", (double)a->nodes));
-  changed |= set;
-  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_c0", "Krasnopolsky's C0 [s]", "KSPAUTOBCGS", a->C[0], &a->C[0], &set));
-  changed |= set;
-  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_c1", "Krasnopolsky's C1 [s]", "KSPAUTOBCGS", a->C[1], &a->C[1], &set));
-  changed |= set;
-  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_n0", "Krasnopolsky's n0 (message size exponent)", "KSPAUTOBCGS", a->C[2], &a->C[2], &set));
-  changed |= set;
-  PetscCall(PetscOptionsReal("-ksp_autobcgs_model_n1", "Krasnopolsky's n1 (node count exponent)", "KSPAUTOBCGS", a->C[3], &a->C[3], &set));
-  changed |= set;
-  PetscCall(PetscOptionsReal("-ksp_autobcgs_gamma", "Exposed fraction of a hidden reduction, eq. (9) (negative: measured)", "KSPAUTOBCGS", a->gamma, &a->gamma, &set));
-  changed |= set;
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_model_c0", "Krasnopolsky's C0 [s]", &a->C[0], &changed));
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_model_c1", "Krasnopolsky's C1 [s]", &a->C[1], &changed));
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_model_n0", "Krasnopolsky's n0 (message size exponent)", &a->C[2], &changed));
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_model_n1", "Krasnopolsky's n1 (node count exponent)", &a->C[3], &changed));
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_gamma", "Exposed fraction of a hidden reduction, eq. (9) (negative: measured)", &a->gamma, &changed));
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_iterations", "Iterations per operator over which a Chebyshev candidate's spectrum estimate is spread", &a->est_its, &changed));
+  if (!(a->est_its >= 1)) PetscCall(KSPAutoBCGSBad(a, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_autobcgs_iterations: must be >= 1"));
   PetscCall(PetscOptionsBool("-ksp_autobcgs_view", "Print the measured costs, the predictions and the choice at setup", "KSPAUTOBCGS", a->view, &a->view, NULL));
   PetscOptionsHeadEnd();
   if (changed && a->active) { /* choose again at the next setup */
     PetscCall(KSPAutoBCGSDeactivate(ksp, a));
     ksp->setupstage = KSP_SETUP_NEW;
   }
-  if (a->active && a->ops.setfromoptions) {
+  if (a->active && a->ops.setfromoptions) { /* the chosen type's options, then the choice (s, basis, interval) over them */
     PetscCall((*a->ops.setfromoptions)(ksp, PetscOptionsObject));
-    if (a->cand[a->chosen].s) { /* the choice's s and basis, whatever -ksp_cabicgstab_s says */
-      PetscCall(KSPCABiCGStabSetS(ksp, a->cand[a->chosen].s));
-      PetscCall(KSPCABiCGStabSetBasis(ksp, a->cand[a->chosen].basis));
-    }
+    PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -576,7 +688,7 @@ static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, P
       PetscCall(KSPAutoBCGSDeactivate(ksp, a));
       PetscCall(KSPAutoBCGSActivate(ksp, a));
       ksp->setupstage = KSP_SETUP_NEW; /* the new type's setup at the next KSPSetUp() */
-    } else PetscCall(KSPAutoBCGSApplySpectrum(ksp, a));
+    } else PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -680,6 +792,8 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
 .  -ksp_autobcgs_model_c0, _c1, _n0, _n1 - the model's constants (default eq. (11): 3.5e-6, 1.7e-6, 0.21, 0.54)
 .  -ksp_autobcgs_gamma <g> - the exposed fraction of a non-blocking reduction while computing (default: measured;
                              1, no overlap, with the model)
+.  -ksp_autobcgs_iterations <100> - iterations per operator over which a Chebyshev candidate's one spectrum estimate
+                             is spread (many solves with one operator: more)
 -  -ksp_autobcgs_view - print the costs, the predictions and the choice at setup (`-ksp_view` prints them too)
 
    Notes:
@@ -691,8 +805,9 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    `bcgs` iterations at a simulated p = 1024 (5.6 of `bcgsm`'s, which reduce less), 2 to 7 `bcgsm` iterations on 2
    ranks here, a process's first choice the most). Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
-   4 s - 1 operator applications, the Gram GEMM, one reduction of the Gram size per s iterations, and a Chebyshev
-   basis's spectrum estimate spread over 100 iterations). The fastest prediction is chosen, and the KSP then is that
+   4 s - 1 operator applications, 20 s + 5 vector passes (monomial 12 s + 9), the Gram GEMM, one reduction of the Gram
+   size per s iterations, and a Chebyshev
+   basis's spectrum estimate spread over -ksp_autobcgs_iterations). The fastest prediction is chosen, and the KSP then is that
    solver: the chosen type's constructor runs on it, so its iterates, monitors, reasons, iteration counts,
    `KSPMatSolve()` and type-specific functions (`KSPCABiCGStabGetStatistics()`, ...) are those of that type chosen by
    hand with the same s and basis. `KSPGetType()` still says autobcgs; `KSPAutoBCGSGetChoice()` says what it chose.
@@ -723,13 +838,14 @@ PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
   PetscFunctionBegin;
   PetscCall(PetscNew(&a));
   for (PetscInt t = 0; t < AUTOBCGS_NTYPES; t++) a->use[t] = PETSC_TRUE;
-  a->smax  = 16;
-  a->nodes = 1;
-  a->C[0]  = 3.5e-6; /* eq. (11) */
-  a->C[1]  = 1.7e-6;
-  a->C[2]  = 0.21;
-  a->C[3]  = 0.54;
-  a->gamma = -1;
+  a->smax    = 16;
+  a->nodes   = 1;
+  a->C[0]    = 3.5e-6; /* eq. (11) */
+  a->C[1]    = 1.7e-6;
+  a->C[2]    = 0.21;
+  a->C[3]    = 0.54;
+  a->gamma   = -1;
+  a->est_its = 100;
   PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)ksp), &container));
   PetscCall(PetscContainerSetPointer(container, a));
   PetscCall(CAKrylovContainerSetFree(container));

@@ -356,11 +356,11 @@ static PetscErrorCode KSPMatSolve_BCGSM(KSP ksp, Mat B, Mat X)
 }
 
 /* The cost of one iteration for KSPAUTOBCGS's model (Krasnopolsky eq. (13)/(17) in this type's counts): 2 operator
-   and 2 preconditioner applications, 18 vector reads+writes (19 with a preconditioner), and the three blocking
-   reductions of 1, 3 and 2 numbers */
+   and 2 preconditioner applications, 18 vector reads+writes (19 with a preconditioner on the right), and the three
+   blocking reductions of 1, 3 and 2 numbers */
 PetscReal KSPBCGSMTimePerIteration(const CAKrylovCosts *c)
 {
-  return 2 * c->spmv + 2 * c->pc + (c->pc > 0 ? 19 : 18) * c->vec + CAKrylovCostsReduction(c, 8) + CAKrylovCostsReduction(c, 24) + CAKrylovCostsReduction(c, 16);
+  return 2 * c->spmv + 2 * c->pc + (c->pc > 0 && c->right ? 19 : 18) * c->vec + CAKrylovCostsReduction(c, 8) + CAKrylovCostsReduction(c, 24) + CAKrylovCostsReduction(c, 16);
 }
 
 static PetscErrorCode KSPView_BCGSM(KSP ksp, PetscViewer viewer)

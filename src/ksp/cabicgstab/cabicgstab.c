@@ -313,15 +313,18 @@ PetscInt KSPCABiCGStabGramBytes(PetscInt s)
 
 /*
    The cost of one iteration at s for KSPAUTOBCGS's model, an outer iteration divided by s: 4 s - 1 operator
-   applications and 4 s preconditioner applications (the bases, and x += M^{-1} dx), 8 s + 13 vector reads+writes
-   (bases' shifts, rebuild), the Gram matrix's local GEMM (2 n nb (nb + 1) flops, or reading its nb + 1 columns if that
-   is slower) and one blocking reduction of KSPCABiCGStabGramBytes(s)
+   applications and 4 s preconditioner applications (the bases, and x += M^{-1} dx); the vector passes: each of the
+   4 s - 1 new basis vectors shifted and scaled by KSPCABiCGStabShiftAndScale() (a VecAXPBYPCZ(), 4 passes, with the
+   Newton and Chebyshev bases; a VecScale(), 2, with the monomial one), 4 copies, the rebuild of p, r, dx (reads 4 s + 1
+   columns, writes 3) and x += dx (3): 20 s + 5, monomial 12 s + 9; the Gram matrix's local GEMM (2 n nb (nb + 1)
+   flops, or reading its nb + 1 columns if that is slower) and one blocking reduction of KSPCABiCGStabGramBytes(s)
 */
-PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s)
+PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s, KSPCABiCGStabBasis basis)
 {
   const PetscReal nb = 4 * s + 1, gemm = PetscMax(2 * c->nloc * nb * (nb + 1) / c->gemm_rate, (nb + 1) * c->vec);
+  const PetscReal passes = basis == KSP_CABICGSTAB_BASIS_MONOMIAL ? 12 * s + 9 : 20 * s + 5;
 
-  return ((4 * s - 1) * c->spmv + 4 * s * c->pc + (8 * s + 13) * c->vec + gemm + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s))) / s;
+  return ((4 * s - 1) * c->spmv + 4 * s * c->pc + passes * c->vec + gemm + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s))) / s;
 }
 
 PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *buf)
