@@ -62,7 +62,7 @@ PETSC_INTERN PetscErrorCode CAKrylovBiCGStabOmega(KSP, PetscBool, const PetscSca
 
 /* The costs KSPAUTOBCGS measures at setup (src/ksp/autobcgs), from which each type predicts its time per iteration
    with the model written beside its code (Krasnopolsky 2020, eqs. (12)-(19), in this library's counts) */
-#define CAKRYLOV_COSTS_NRED 3 /* reduction sizes measured (bytes): the smallest, s = 4's Gram matrix, the largest */
+#define CAKRYLOV_COSTS_NRED 2 /* reduction sizes measured (bytes): 8, and s = 4's Gram matrix */
 typedef struct {
   PetscReal spmv;                           /* s: one MatMult() */
   PetscReal pc;                             /* s: one PCApply() (0 for the identity, which the types skip) */

@@ -89,17 +89,17 @@ static PetscErrorCode KSPAutoBCGSGet(KSP ksp, KSP_AutoBCGS **a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T_G of one reduction of `bytes`: Krasnopolsky eq. (10) at p nodes, or interpolated linearly in log(bytes) between
-   the sizes measured (the end values beyond them) */
+/* T_G of one reduction of `bytes`: Krasnopolsky eq. (10) at p nodes, or the power law through the two sizes measured,
+   T(l) = T(l0) (l / l0)^e (eq. (10)'s form, whose size term dominates at scale), not below T(l0) */
 PetscReal CAKrylovCostsReduction(const CAKrylovCosts *c, PetscReal bytes)
 {
   const PetscReal *l = c->red_bytes, *t = c->red;
+  PetscReal        e;
 
   if (c->nodes > 0) return c->C[0] + c->C[1] * PetscPowReal(bytes, c->C[2]) * PetscPowReal(c->nodes, c->C[3]);
-  if (bytes <= l[0]) return t[0];
-  for (PetscInt i = 1; i < CAKRYLOV_COSTS_NRED; i++)
-    if (bytes <= l[i]) return t[i - 1] + (t[i] - t[i - 1]) * PetscLogReal(bytes / l[i - 1]) / PetscLogReal(l[i] / l[i - 1]);
-  return t[CAKRYLOV_COSTS_NRED - 1];
+  if (bytes <= l[0] || !(t[0] > 0) || !(t[1] > t[0])) return PetscMax(t[0], bytes <= l[0] ? 0 : t[1]);
+  e = PetscLogReal(t[1] / t[0]) / PetscLogReal(l[1] / l[0]);
+  return t[0] * PetscPowReal(bytes / l[0], e);
 }
 
 /* A non-blocking reduction of `bytes` in flight while `work` seconds of computation run: eq. (12),
@@ -187,8 +187,8 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   CAKrylovCosts *c    = &a->costs;
   MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
   PetscInt       smax = 2, nloc;
-  PetscScalar   *buf;
-  PetscReal      t[9], vec;
+  PetscScalar   *buf, warm = 0;
+  PetscReal      t[8], vec;
   PetscBool      identity;
   Mat            A;
   Vec            x, y, z;
@@ -212,7 +212,11 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   PetscCall(VecSet(z, 0.5));
   PetscCall(VecGetLocalSize(x, &nloc));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
-  AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_TRUE, 2);
+  /* the first MatMult() with the first MPI_Iallreduce() in flight: both warmed at once (a first non-blocking call is slow) */
+  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+  PetscCall(MatMult(A, x, y));
+  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_FALSE, 2);
   t[1] = 0;
   if (!identity) {
     PetscBool block = PETSC_FALSE;
@@ -227,27 +231,23 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
   t[3]            = 1 / t[3];
   c->red_bytes[0] = 8;
-  c->red_bytes[1] = KSPCABiCGStabGramBytes(smax > 4 ? 4 : 2);
-  c->red_bytes[2] = KSPCABiCGStabGramBytes(smax > 4 ? smax : 4);
-  PetscCall(PetscCalloc1((size_t)c->red_bytes[2] / sizeof(PetscScalar), &buf));
-  for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) {
-    PetscInt count = (PetscInt)(c->red_bytes[i] / sizeof(PetscScalar));
-
-    t[4 + i] = 0;
-    if (!a->model) AUTOBCGS_TIME(t[4 + i], KSPAutoBCGSAllreduce(comm, buf, count), i == 0, i == 1 ? 1 : 2); /* the middle one once */
+  c->red_bytes[1] = KSPCABiCGStabGramBytes(4);
+  PetscCall(PetscCalloc1((size_t)c->red_bytes[1] / sizeof(PetscScalar), &buf));
+  t[4] = t[5] = 0;
+  if (!a->model) { /* 8 bytes the best of 2 (MPI is warm: the operators were set up), s = 4's Gram matrix once */
+    AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 2);
+    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, (PetscInt)(c->red_bytes[1] / sizeof(PetscScalar))), PETSC_FALSE, 1);
   }
-  /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for (after an untimed one: the first is slow) */
-  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
-  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
   PetscCall(PetscTime(&t0));
   PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
   PetscCall(MatMult(A, x, y));
   PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   PetscCall(PetscTime(&t1));
-  t[7] = (PetscReal)(t1 - t0);
-  t[8] = nloc;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 9, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
-  c->nloc      = t[8];
+  t[6] = (PetscReal)(t1 - t0);
+  t[7] = nloc;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 8, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
+  c->nloc      = t[7];
   c->spmv      = t[0];
   c->pc        = t[1];
   c->vec       = t[2];
@@ -263,7 +263,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
        done when the SpMV is) is consistent with every gamma <= (T - spmv) / T: the smallest, 0 */
     const PetscReal T = CAKrylovCostsReduction(c, 8);
 
-    c->gamma = T > 0 && t[7] > T ? PetscClipInterval((t[7] - t[0]) / T, 0, 1) : 0;
+    c->gamma = T > 0 && t[6] > T ? PetscClipInterval((t[6] - t[0]) / T, 0, 1) : 0;
   }
   PetscCall(PetscFree(buf));
   PetscCall(VecDestroy(&x));
@@ -528,8 +528,7 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
     if (c->nodes > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
     else
-      PetscCall(
-        PetscViewerASCIIPrintf(viewer, "  reductions measured: %g us (%g B), %g us (%g B), %g us (%g B)\n", (double)(1e6 * c->red[0]), (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1], (double)(1e6 * c->red[2]), (double)c->red_bytes[2]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions measured: %g us (%g B), %g us (%g B); other sizes by the power law through them, exponent %.3g\n", (double)(1e6 * c->red[0]), (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1], (double)(c->red[1] > c->red[0] && c->red[0] > 0 ? PetscLogReal(c->red[1] / c->red[0]) / PetscLogReal(c->red_bytes[1] / c->red_bytes[0]) : 0)));
     char   line[1024] = "";
     size_t len;
 
@@ -799,11 +798,10 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    Notes:
    At `KSPSetUp()`, and again when the operator or its nonzero pattern changes (never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
-   pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes and of two Gram sizes, and
-   whether an `MPI_Iallreduce()` progresses during a `MatMult()` (the best of 2 after a warm-up, s = 4's Gram size
-   once; every value the maximum over the ranks: 8 reductions and 4 operator applications in all, about 4 of PETSc's
-   `bcgs` iterations at a simulated p = 1024 (5.6 of `bcgsm`'s, which reduce less), 2 to 7 `bcgsm` iterations on 2
-   ranks here, a process's first choice the most). Each type predicts its time per iteration from these with the
+   pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes (the best of 2) and of s = 4's
+   Gram matrix (once; other sizes by the power law through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()`
+   progresses during a `MatMult()`; compute the best of 2 after a warm-up; every value the maximum over the ranks: 5
+   reductions and 4 operator applications in all, the first of each overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 20 s + 5 vector passes (monomial 12 s + 9), the Gram GEMM, one reduction of the Gram
    size per s iterations, and a Chebyshev
