@@ -28,29 +28,70 @@
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
 
-/* What a choice depends on besides the options: the operators, the side and the preconditioner's type */
+/* What a choice depends on besides the options: the operators (which objects, their nonzero states; their types, sizes
+   and local nonzeros), the side and the preconditioner's type */
 typedef struct {
-  PetscObjectId    amat, pmat;
-  PetscObjectState amat_nz, pmat_nz;
-  PCSide           side;
-  char             pctype[64];
+  PetscObjectId    id[2];
+  PetscObjectState nz[2];
+} KSPAutoBCGSKeyObjects;
+
+typedef struct {
+  KSPAutoBCGSKeyObjects obj;
+  char                  mattype[2][32], pctype[32];
+  PetscInt              size[2][4]; /* M, N, m, n */
+  PetscLogDouble        nnz[2];     /* local nonzeros (-1: the type gives none) */
+  PCSide                side;
 } KSPAutoBCGSKey;
 
 static PetscErrorCode KSPAutoBCGSGetKey(KSP ksp, KSPAutoBCGSKey *key)
 {
-  Mat    A, P;
+  Mat    M[2];
   PCType type;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(key, sizeof(*key)));
-  PetscCall(PCGetOperators(ksp->pc, &A, &P));
-  PetscCall(PetscObjectGetId((PetscObject)A, &key->amat));
-  PetscCall(PetscObjectGetId((PetscObject)P, &key->pmat));
-  PetscCall(MatGetNonzeroState(A, &key->amat_nz));
-  PetscCall(MatGetNonzeroState(P, &key->pmat_nz));
+  PetscCall(PCGetOperators(ksp->pc, &M[0], &M[1]));
+  for (PetscInt i = 0; i < 2; i++) {
+    MatType   mtype;
+    PetscBool has;
+
+    PetscCall(PetscObjectGetId((PetscObject)M[i], &key->obj.id[i]));
+    PetscCall(MatGetNonzeroState(M[i], &key->obj.nz[i]));
+    PetscCall(MatGetType(M[i], &mtype));
+    PetscCall(PetscStrncpy(key->mattype[i], mtype ? mtype : "", sizeof(key->mattype[i])));
+    PetscCall(MatGetSize(M[i], &key->size[i][0], &key->size[i][1]));
+    PetscCall(MatGetLocalSize(M[i], &key->size[i][2], &key->size[i][3]));
+    PetscCall(MatHasOperation(M[i], MATOP_GETINFO, &has));
+    key->nnz[i] = -1;
+    if (has) {
+      MatInfo info;
+
+      PetscCall(MatGetInfo(M[i], MAT_LOCAL, &info));
+      key->nnz[i] = info.nz_used;
+    }
+  }
   PetscCall(PCGetType(ksp->pc, &type));
   PetscCall(PetscStrncpy(key->pctype, type ? type : "", sizeof(key->pctype)));
   key->side = ksp->pc_side;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the costs measured for key a hold for key b: the same key, or other operator objects (or a new nonzero state)
+   of the same types, sizes and nonzeros on every rank (a new Mat for the same problem, as PCMG's Galerkin product makes:
+   one reduction, only then), with the same side and PC type */
+static PetscErrorCode KSPAutoBCGSKeyHolds(MPI_Comm comm, const KSPAutoBCGSKey *a, const KSPAutoBCGSKey *b, PetscBool *holds)
+{
+  PetscBool same, alike;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemcmp(a, b, sizeof(*a), &same));
+  if (same) {
+    *holds = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMemcmp((const char *)a + sizeof(a->obj), (const char *)b + sizeof(b->obj), sizeof(*a) - sizeof(a->obj), &alike));
+  alike = alike && a->nnz[0] >= 0 && a->nnz[1] >= 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(MPIU_Allreduce(&alike, holds, 1, CAKRYLOV_MPI_BOOL, MPI_LAND, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -401,14 +442,15 @@ static PetscErrorCode KSPSetUp_AutoBCGS(KSP ksp)
 {
   KSP_AutoBCGS  *a;
   KSPAutoBCGSKey key;
-  PetscBool      same, choose;
+  PetscBool      holds = PETSC_FALSE, choose;
 
   PetscFunctionBegin;
   PetscCall(KSPAutoBCGSGet(ksp, &a));
   PetscCheck(!a->bad[0], PetscObjectComm((PetscObject)ksp), a->bad_code, "KSPAUTOBCGS: %s", a->bad);
   PetscCall(KSPAutoBCGSGetKey(ksp, &key));
-  PetscCall(PetscMemcmp(&key, &a->key, sizeof(key), &same));
-  choose = !a->active || !same ? PETSC_TRUE : PETSC_FALSE;
+  if (a->active) PetscCall(KSPAutoBCGSKeyHolds(PetscObjectComm((PetscObject)ksp), &a->key, &key, &holds));
+  choose = !holds;
+  a->key = key;
   if (choose) {
     PetscLogDouble t0, t1;
 
@@ -419,7 +461,6 @@ static PetscErrorCode KSPSetUp_AutoBCGS(KSP ksp)
     a->setup_time = (PetscReal)(t1 - t0);
     PetscCall(KSPAutoBCGSPredict(ksp, a));
     PetscCall(KSPAutoBCGSActivate(ksp, a));
-    a->key = key;
     a->nchoices++;
     if (a->view) PetscCall(KSPView_AutoBCGS(ksp, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)ksp))));
   }
@@ -796,7 +837,8 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
 -  -ksp_autobcgs_view - print the costs, the predictions and the choice at setup (`-ksp_view` prints them too)
 
    Notes:
-   At `KSPSetUp()`, and again when the operator or its nonzero pattern changes (never per solve), the KSP measures on
+   At `KSPSetUp()`, and again when the operator's nonzero pattern, type or sizes, the PC side or the PC type change
+   (another Mat of the same pattern keeps the costs measured; never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
    pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes (the best of 2) and of s = 4's
    Gram matrix (once; other sizes by the power law through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()`
