@@ -3,6 +3,7 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -bottom <ksptype> : call PCMGSetBottomSolver() from C (instead of -pc_mg_bottom_ksp_type)\n\
   -print_coarse : print the coarse solver that results from the policy and the -mg_coarse_ options\n\
   -print_report : print the bottom-solve report (PCMGBottomReportView())\n\
+  -check_choice : with an autobcgs bottom solver, whether the report says what it chose and on which interval (verdict)\n\
   -count_reductions <cycles> : run this many single V-cycles (KSPPREONLY, smoothers without reductions) and compare\n\
                                the report's reduction and halo-message counts with an MPI profiling-interface counter\n\
                                (halo messages also of one bottom solve called directly)\n\
@@ -317,6 +318,38 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
   PetscFunctionReturn(0);
 }
 
+/* An autobcgs bottom solver: the report, written to a file and read back on rank 0, names the solver chosen (the choice
+   of the coarse KSP, KSPAutoBCGSGetChoice()) and the policy's Gershgorin interval given to it */
+static PetscErrorCode CheckChoice(PC pc)
+{
+  const char       *name = "mgbottom-report.txt";
+  PetscViewer       viewer;
+  KSP               bottom;
+  KSPAutoBCGSChoice choice;
+  char              text[16384] = "", chose[64], *hit1 = NULL, *hit2 = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(GetBottomKSP(pc, &bottom));
+  PetscCall(KSPAutoBCGSGetChoice(bottom, &choice, NULL, NULL, NULL));
+  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_WORLD, name, &viewer));
+  PetscCall(PCMGBottomReportView(pc, viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  if (!PetscGlobalRank) {
+    FILE  *fp;
+    size_t n;
+
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, name, "r", &fp));
+    n       = fread(text, 1, sizeof(text) - 1, fp);
+    text[n] = 0;
+    PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+  }
+  PetscCall(PetscSNPrintf(chose, sizeof(chose), "autobcgs chose %s", choice.type));
+  PetscCall(PetscStrstr(text, chose, &hit1));
+  PetscCall(PetscStrstr(text, "on the Gershgorin interval", &hit2));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the report says what autobcgs chose, and the Gershgorin interval it was given: %s\n", hit1 && hit2 ? "yes" : "NO"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   DM               da;
@@ -327,7 +360,7 @@ int main(int argc, char **argv)
   PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0;
   PetscReal        shift      = 0.0;
   char             bottom[64] = "", code_type[64] = "";
-  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, ismg;
+  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, ismg;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
@@ -338,6 +371,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-print_coarse", "Print the coarse solver", NULL, print_coarse, &print_coarse, NULL));
   PetscCall(PetscOptionsBool("-print_report", "Print the bottom-solve report", NULL, print_report, &print_report, NULL));
   PetscCall(PetscOptionsBool("-print_bottom", "Print the bottom KSP after the solve", NULL, print_bottom, &print_bottom, NULL));
+  PetscCall(PetscOptionsBool("-check_choice", "Whether the report says what an autobcgs bottom solver chose", NULL, check_choice, &check_choice, NULL));
   PetscCall(PetscOptionsInt("-count_reductions", "Single V-cycles whose bottom reductions are counted", NULL, cycles, &cycles, NULL));
   PetscCall(PetscOptionsBool("-bad_calls", "Call the hook with bad arguments", NULL, bad_calls, &bad_calls, NULL));
   PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
@@ -423,6 +457,7 @@ int main(int argc, char **argv)
   }
   if (ismg && print_bottom) PetscCall(PrintBottom(pc));
   if (ismg && print_report) PetscCall(PCMGBottomReportView(pc, PETSC_VIEWER_STDOUT_WORLD));
+  if (ismg && check_choice) PetscCall(CheckChoice(pc));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
@@ -462,6 +497,12 @@ int main(int argc, char **argv)
       args: -pc_mg_bottom_ksp_type cabicgstab -code_ksp_type cabicgstab -code_s 6 -shift 0.5 -print_bottom
 
    # KSPRICHARDSON runs all its V-cycles in one PCApplyRichardson(): they are counted too
+   # an autobcgs bottom solver: the policy gives it the Gershgorin interval (the shift makes it safe), the report says what it chose
+   test:
+      suffix: autobcgs
+      nsize: {{1 2}}
+      args: -pc_mg_bottom_ksp_type autobcgs -shift 0.5 -check_choice
+
    test:
       suffix: richardson
       nsize: 2
@@ -479,7 +520,7 @@ int main(int argc, char **argv)
    test:
       suffix: reductions
       nsize: {{2 4}}
-      args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm}} -count_reductions 3
+      args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm autobcgs}} -count_reductions 3
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
       output_file: output/mgbottom_reductions.out
 
