@@ -80,5 +80,5 @@ PETSC_INTERN PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *, PetscReal, Pe
 PETSC_INTERN PetscReal KSPBCGSMTimePerIteration(const CAKrylovCosts *);
 PETSC_INTERN PetscReal KSPRBiCGStabTimePerIteration(const CAKrylovCosts *);
 PETSC_INTERN PetscReal KSPPIPEBCGSMTimePerIteration(const CAKrylovCosts *);
-PETSC_INTERN PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *, PetscInt, KSPCABiCGStabBasis);
+PETSC_INTERN PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *, PetscInt, KSPCABiCGStabBasis, PetscBool, PetscReal);
 PETSC_INTERN PetscInt  KSPCABiCGStabGramBytes(PetscInt);

@@ -103,7 +103,7 @@ typedef struct {
   PetscReal      nodes, C[4];          /* its p and C0, C1, n0, n1 (eq. (11): Lomonosov) */
   PetscReal      gamma;                /* -ksp_autobcgs_gamma (< 0: measured) */
   PetscReal      lmin, lmax;           /* KSPAutoBCGSSetSpectrum(): the Chebyshev candidates' interval (lmax <= lmin: estimated) */
-  PetscReal      est_its;              /* -ksp_autobcgs_iterations: over which a Chebyshev candidate's spectrum estimate is spread */
+  PetscReal      est_its;              /* -ksp_autobcgs_iterations: per solve (telescoping) and per operator (a spectrum estimate) */
   PetscBool      untelescoped;         /* this file turned the chosen cabicgstab's telescoping off (a given interval) */
   PetscBool      view, fromoptions;    /* -ksp_autobcgs_view; KSPSetFromOptions() was called */
   char           bad[256];             /* a bad option value, reported at KSPSetUp() (an error inside the options block would leak PETSc's) */
@@ -336,9 +336,9 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
       else {
         if (AutoS[i] > a->smax) break;
         k->s     = AutoS[i];
-        k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV; /* the s-study: monomial only to s = 4 */
-        k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis);
-        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !(a->lmax > a->lmin)) /* its spectrum estimate: 2 s GMRES steps, two reductions each */
+        k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV;                                                                                 /* the s-study: monomial only to s = 4 */
+        k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis, k->basis == KSP_CABICGSTAB_BASIS_MONOMIAL || !(a->lmax > a->lmin) ? PETSC_TRUE : PETSC_FALSE, a->est_its); /* no telescoping on a given interval */
+        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !(a->lmax > a->lmin))                                                                                                 /* its spectrum estimate: 2 s GMRES steps, two reductions each */
           k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / a->est_its;
       }
       if (a->chosen < 0 || k->time < a->cand[a->chosen].time) a->chosen = a->n;
@@ -682,7 +682,7 @@ static PetscErrorCode KSPSetFromOptions_AutoBCGS(KSP ksp, CAKrylovOptionItems Pe
   PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_model_n0", "Krasnopolsky's n0 (message size exponent)", &a->C[2], &changed));
   PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_model_n1", "Krasnopolsky's n1 (node count exponent)", &a->C[3], &changed));
   PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_gamma", "Exposed fraction of a hidden reduction, eq. (9) (negative: measured)", &a->gamma, &changed));
-  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_iterations", "Iterations per operator over which a Chebyshev candidate's spectrum estimate is spread", &a->est_its, &changed));
+  PetscCall(KSPAutoBCGSOptionReal(PetscOptionsObject, "-ksp_autobcgs_iterations", "Iterations expected per solve (cabicgstab's telescoping start) and per operator (a Chebyshev spectrum estimate)", &a->est_its, &changed));
   if (!(a->est_its >= 1)) PetscCall(KSPAutoBCGSBad(a, PETSC_ERR_ARG_OUTOFRANGE, "-ksp_autobcgs_iterations: must be >= 1"));
   PetscCall(PetscOptionsBool("-ksp_autobcgs_view", "Print the measured costs, the predictions and the choice at setup", "KSPAUTOBCGS", a->view, &a->view, NULL));
   PetscOptionsHeadEnd();
@@ -832,8 +832,9 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
 .  -ksp_autobcgs_model_c0, _c1, _n0, _n1 - the model's constants (default eq. (11): 3.5e-6, 1.7e-6, 0.21, 0.54)
 .  -ksp_autobcgs_gamma <g> - the exposed fraction of a non-blocking reduction while computing (default: measured;
                              1, no overlap, with the model)
-.  -ksp_autobcgs_iterations <100> - iterations per operator over which a Chebyshev candidate's one spectrum estimate
-                             is spread (many solves with one operator: more)
+.  -ksp_autobcgs_iterations <100> - the iterations expected per solve and per operator: a cabicgstab candidate's
+                             outer iterations follow from them (with telescoping s_k = 1, 2, 4, ... up to s, and the
+                             last one whole), and a Chebyshev candidate's one spectrum estimate is spread over them
 -  -ksp_autobcgs_view - print the costs, the predictions and the choice at setup (`-ksp_view` prints them too)
 
    Notes:

@@ -312,19 +312,33 @@ PetscInt KSPCABiCGStabGramBytes(PetscInt s)
 }
 
 /*
-   The cost of one iteration at s for KSPAUTOBCGS's model, an outer iteration divided by s: 4 s - 1 operator
-   applications and 4 s preconditioner applications (the bases, and x += M^{-1} dx); the vector passes: each of the
-   4 s - 1 new basis vectors shifted and scaled by KSPCABiCGStabShiftAndScale() (a VecAXPBYPCZ(), 4 passes, with the
-   Newton and Chebyshev bases; a VecScale(), 2, with the monomial one), 4 copies, the rebuild of p, r, dx (reads 4 s + 1
-   columns, writes 3) and x += dx (3): 20 s + 5, monomial 12 s + 9; the Gram matrix's local GEMM (2 n nb (nb + 1)
-   flops, or reading its nb + 1 columns if that is slower) and one blocking reduction of KSPCABiCGStabGramBytes(s)
+   The cost of one outer iteration at s for KSPAUTOBCGS's model: 4 s - 1 operator applications and 4 s preconditioner
+   applications (the bases, and x += M^{-1} dx); the vector passes: each of the 4 s - 1 new basis vectors shifted and
+   scaled by KSPCABiCGStabShiftAndScale() (a VecAXPBYPCZ(), 4 passes, with the Newton and Chebyshev bases; a VecScale(),
+   2, with the monomial one), 4 copies, the rebuild of p, r, dx (reads 4 s + 1 columns, writes 3) and x += dx (3):
+   20 s + 5, monomial 12 s + 9; the Gram matrix's local GEMM (2 n nb (nb + 1) flops, or reading its nb + 1 columns if
+   that is slower) and one blocking reduction of KSPCABiCGStabGramBytes(s)
 */
-PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s, KSPCABiCGStabBasis basis)
+static PetscReal KSPCABiCGStabTimePerOuter(const CAKrylovCosts *c, PetscInt s, KSPCABiCGStabBasis basis)
 {
   const PetscReal nb = 4 * s + 1, gemm = PetscMax(2 * c->nloc * nb * (nb + 1) / c->gemm_rate, (nb + 1) * c->vec);
   const PetscReal passes = basis == KSP_CABICGSTAB_BASIS_MONOMIAL ? 12 * s + 9 : 20 * s + 5;
 
-  return ((4 * s - 1) * c->spmv + 4 * s * c->pc + passes * c->vec + gemm + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s))) / s;
+  return (4 * s - 1) * c->spmv + 4 * s * c->pc + passes * c->vec + gemm + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s));
+}
+
+/* The cost per iteration of a solve of `its` iterations at s: its outer iterations, s_k = 1, 2, 4, ... up to s with
+   telescoping, each a whole outer iteration (the last one's basis is built in full however few steps it takes) */
+PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s, KSPCABiCGStabBasis basis, PetscBool telescope, PetscReal its)
+{
+  PetscReal total = 0, done = 0;
+
+  for (PetscInt sk = telescope ? 1 : s; sk < s && done < its; sk *= 2) {
+    total += KSPCABiCGStabTimePerOuter(c, sk, basis);
+    done += sk;
+  }
+  if (done < its) total += PetscCeilReal((its - done) / s) * KSPCABiCGStabTimePerOuter(c, s, basis);
+  return total / its;
 }
 
 PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *buf)
