@@ -10,6 +10,10 @@
 #   4. pmpi-demo       share/bench/pmpi-demo.sh: PETSc's ex2 under cakpmpi
 #   5. method map      share/bench/methodmap.sh: relative performance against the simulated node count, with/without overlap
 #   6. bench-mrhs      share/bench/mrhs.sh: multiple right-hand sides, KSPMatSolve() against separate solves (about 15 min)
+#   7. bench-mg        share/bench/mg.sh: the tutorial's multigrid against hypre PFMG/BoomerAMG and GAMG (about 10 min)
+#   8. bench-auto      share/bench/auto.sh: autobcgs against every fixed candidate, method map and bottom study (about 10 min)
+#   9. bench-haloshare share/bench/haloshare.sh: what the halo messages cost the bottom solves (a few minutes)
+#  10. bench-runsim    share/bench/runsim.sh: make run's job repeated, medians (a few minutes)
 # Writes the usual per-benchmark files (txt, csv, png) and bench-YYYY-MM-DD-HHMM.{md,log} in the results folder.
 set -eu -o pipefail
 if [ $# -lt 2 ] || [ ! -d "$1" ] || [ ! -f "$2" ]; then
@@ -61,6 +65,10 @@ step sstudy "$here/sstudy.sh" "$build/bench/sstudy"
 step pmpi-demo "$here/pmpi-demo.sh" "$pmpi" "$build/petsc-examples/ex2" "$cak" "${demo_args[@]}"
 step methodmap "$here/methodmap.sh" "$pmpi" "$build/bench/merged" "${map_args[@]}"
 step mrhs "$here/mrhs.sh" "$build/bench/mrhs" "$pmpi"
+step mg "$here/mg.sh" "$pmpi" "$build/tutorials/ex1"
+step auto "$here/auto.sh" "$pmpi" "$build/bench/auto" "$build/tutorials/ex1"
+step haloshare "$here/haloshare.sh" "$pmpi" "$build/tutorials/ex1"
+step runsim "$here/runsim.sh" "$build/tutorials/ex1" "$pmpi"
 T1=$(date +%s)
 
 report=$results/bench-$stamp.md
