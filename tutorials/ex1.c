@@ -79,7 +79,7 @@ typedef struct {
   Problem      problem;
   BC           bc;
   Coefficients coefficients;
-  PetscInt     dim, n, coarse_n;
+  PetscInt     dim, n, coarse_n, levels; /* levels: PCMG's, for the operators (1 without PCMG) */
   PetscReal    a, b, alpha_scale, beta_scale;
   PetscBool    singular; /* periodic and a alpha = 0: the constants are the null space */
   char         pctype[64];
@@ -285,13 +285,19 @@ static PetscErrorCode ComputeOperators(KSP ksp, Mat J, Mat jac, void *ctx)
   PetscCall(MatAssemblyEnd(jac, MAT_FINAL_ASSEMBLY));
   if (user->singular) {
     MatNullSpace nullspace;
+    PetscInt     clevel;
 
+    /* the null space on the finest level (the outer solve) and the coarsest (the bottom solver and its policy), its
+       transpose, which every KSPSolve() removes from its right-hand side, on the finest only: the smoothers in between
+       need no projection (SSOR keeps the constants, the restricted residuals sum to zero), and each projection is a
+       global reduction: 4 per level and V-cycle, half the solve's reductions on the periodic Poisson problem */
+    PetscCall(DMGetCoarsenLevel(da, &clevel));
     PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)da), PETSC_TRUE, 0, NULL, &nullspace));
-    PetscCall(MatSetNullSpace(jac, nullspace));
-    PetscCall(MatSetTransposeNullSpace(jac, nullspace)); /* KSP removes it from the right-hand side */
+    if (clevel == 0 || clevel == user->levels - 1) PetscCall(MatSetNullSpace(jac, nullspace));
+    if (clevel == 0) PetscCall(MatSetTransposeNullSpace(jac, nullspace)); /* the outer KSP removes it from b */
     if (J != jac) {
-      PetscCall(MatSetNullSpace(J, nullspace));
-      PetscCall(MatSetTransposeNullSpace(J, nullspace));
+      if (clevel == 0 || clevel == user->levels - 1) PetscCall(MatSetNullSpace(J, nullspace));
+      if (clevel == 0) PetscCall(MatSetTransposeNullSpace(J, nullspace));
     }
     PetscCall(MatNullSpaceDestroy(&nullspace));
   }
@@ -392,6 +398,7 @@ static PetscErrorCode CreateSolver(AppCtx *user, PetscInt n, const char *bottom,
     /* read -pc_mg_levels here: PCMG's options would otherwise recreate the levels and their smoothers */
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_mg_levels", &levels, NULL));
     PetscCall(PCMGSetLevels(pc, levels, NULL));
+    user->levels = levels;
     for (PetscInt l = 1; l < levels; l++) { /* smoother: 2 sweeps of Richardson with rank-local SSOR (block Jacobi, SOR blocks) */
       KSP smoother;
       PC  spc;
@@ -559,7 +566,7 @@ static PetscErrorCode ViewSolution(AppCtx *user, KSP ksp, const char *base, Pets
 
 int main(int argc, char **argv)
 {
-  AppCtx    user = {PROBLEM_HELMHOLTZ, BC_PERIODIC, COEFFICIENTS_CONSTANT, 3, 32, 8, 0.9, 0.9, 1.0, 1.0, PETSC_FALSE, PCMG};
+  AppCtx    user = {PROBLEM_HELMHOLTZ, BC_PERIODIC, COEFFICIENTS_CONSTANT, 3, 32, 8, 1, 0.9, 0.9, 1.0, 1.0, PETSC_FALSE, PCMG};
   KSP       ksp;
   PetscInt  refine = 0, vcycles;
   PetscBool report = PETSC_FALSE, check_hdf5 = PETSC_FALSE, roundtrip = PETSC_FALSE, check_reductions = PETSC_FALSE;
