@@ -342,6 +342,7 @@ static PetscErrorCode CheckChoice(PC pc)
     n       = fread(text, 1, sizeof(text) - 1, fp);
     text[n] = 0;
     PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+    PetscCheck(!remove(name), PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot remove %s", name);
   }
   PetscCall(PetscSNPrintf(chose, sizeof(chose), "autobcgs chose %s", choice.type));
   PetscCall(PetscStrstr(text, chose, &hit1));

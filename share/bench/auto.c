@@ -147,8 +147,10 @@ int main(int argc, char **argv)
       PetscInt same = 0;
 
       for (PetscInt r = 0; r < runs; r++) same += choice[r].type == choice[runs - 1].type && choice[r].s == choice[runs - 1].s;
-      PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s%s%" PetscInt_FMT " (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, choice[runs - 1].s ? " s=" : "", choice[runs - 1].s, same, runs));
-      if (!choice[runs - 1].s) PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, same, runs));
+      char s[16] = "";
+
+      if (choice[runs - 1].s) PetscCall(PetscSNPrintf(s, sizeof(s), " s=%" PetscInt_FMT, choice[runs - 1].s));
+      PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s%s (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, s, same, runs));
     }
     PetscCall(PetscPrintf(comm, "%-13s %10.3f %9.3f %9.3f %6" PetscInt_FMT " %10.3f %11.2f %11.2f  %s %s\n", methods[k].name, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * predicted[k] : 0.0, KSPConvergedReasons[reason[k]], chosen));
     if (fp)

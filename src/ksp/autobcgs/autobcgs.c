@@ -1,11 +1,13 @@
 /*
    KSPAUTOBCGS: the BiCGStab variant of this library, and its s and basis, chosen at setup from this machine's measured
-   costs. Measure, then model, then choose, once per operator (its id and nonzero state), never per solve:
+   costs. Measure, then model, then choose, once per operator (its pattern, type and sizes, the PC side and type: see
+   KSPAutoBCGSKey), never per solve:
 
      measure   on the KSP's communicator with its operator and preconditioner: one MatMult(), one PCApply(), one fused
-               vector pass, the Gram matrix's local GEMM on a sample of rows, MPI_Allreduce() of 8 bytes, of s = 4's
-               Gram matrix and of the largest candidate's, and whether an MPI_Iallreduce() progresses while the rank
-               computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one reduction)
+               vector pass, the Gram matrix's local GEMM on a sample of rows, MPI_Allreduce() of 8 bytes and of s = 4's
+               Gram matrix (other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses
+               while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one
+               reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
                costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
      choose    the smallest prediction; then the KSP *is* that solver: the chosen type's constructor runs on this KSP,
@@ -135,12 +137,10 @@ static PetscErrorCode KSPAutoBCGSGet(KSP ksp, KSP_AutoBCGS **a)
 PetscReal CAKrylovCostsReduction(const CAKrylovCosts *c, PetscReal bytes)
 {
   const PetscReal *l = c->red_bytes, *t = c->red;
-  PetscReal        e;
 
   if (c->nodes > 0) return c->C[0] + c->C[1] * PetscPowReal(bytes, c->C[2]) * PetscPowReal(c->nodes, c->C[3]);
-  if (bytes <= l[0] || !(t[0] > 0) || !(t[1] > t[0])) return PetscMax(t[0], bytes <= l[0] ? 0 : t[1]);
-  e = PetscLogReal(t[1] / t[0]) / PetscLogReal(l[1] / l[0]);
-  return t[0] * PetscPowReal(bytes / l[0], e);
+  if (bytes <= l[0] || !(c->red_exp > 0)) return PetscMax(t[0], bytes <= l[0] ? 0 : t[1]);
+  return t[0] * PetscPowReal(bytes / l[0], c->red_exp);
 }
 
 /* A non-blocking reduction of `bytes` in flight while `work` seconds of computation run: eq. (12),
@@ -225,16 +225,17 @@ static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscInt nloc, PetscReal 
 /* The measurement: compute on this machine always; reductions and gamma measured unless the model or the options give them */
 static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
 {
-  CAKrylovCosts *c    = &a->costs;
-  MPI_Comm       comm = PetscObjectComm((PetscObject)ksp);
-  PetscInt       smax = 2, nloc;
-  PetscScalar   *buf, warm = 0;
-  PetscReal      t[8], vec;
-  PetscBool      identity;
-  Mat            A;
-  Vec            x, y, z;
-  MPI_Request    req;
-  PetscLogDouble t0, t1;
+  CAKrylovCosts  *c             = &a->costs;
+  MPI_Comm        comm          = PetscObjectComm((PetscObject)ksp);
+  const PetscBool measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt        smax          = 2, nloc;
+  PetscScalar    *buf, warm = 0;
+  PetscReal       t[8], vec;
+  PetscBool       identity;
+  Mat             A;
+  Vec             x, y, z;
+  MPI_Request     req;
+  PetscLogDouble  t0, t1;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < AUTOBCGS_NS; i++)
@@ -253,10 +254,11 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   PetscCall(VecSet(z, 0.5));
   PetscCall(VecGetLocalSize(x, &nloc));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
-  /* the first MatMult() with the first MPI_Iallreduce() in flight: both warmed at once (a first non-blocking call is slow) */
-  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+  /* the first MatMult() with the first MPI_Iallreduce() in flight when gamma is measured: both warmed at once (a first
+     non-blocking call is slow) */
+  if (measure_gamma) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
   PetscCall(MatMult(A, x, y));
-  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  if (measure_gamma) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_FALSE, 2);
   t[1] = 0;
   if (!identity) {
@@ -279,13 +281,15 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 2);
     AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, (PetscInt)(c->red_bytes[1] / sizeof(PetscScalar))), PETSC_FALSE, 1);
   }
-  /* gamma: an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
-  PetscCall(PetscTime(&t0));
-  PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
-  PetscCall(MatMult(A, x, y));
-  PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-  PetscCall(PetscTime(&t1));
-  t[6] = (PetscReal)(t1 - t0);
+  t[6] = 0;
+  if (measure_gamma) { /* an 8-byte MPI_Iallreduce in flight during one MatMult(), then waited for */
+    PetscCall(PetscTime(&t0));
+    PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+    PetscCall(MatMult(A, x, y));
+    PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    PetscCall(PetscTime(&t1));
+    t[6] = (PetscReal)(t1 - t0);
+  }
   t[7] = nloc;
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 8, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
   c->nloc      = t[7];
@@ -294,8 +298,9 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   c->vec       = t[2];
   c->gemm_rate = 1 / t[3];
   for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = t[4 + i];
-  c->right = ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
-  c->nodes = a->model ? a->nodes : 0;
+  c->red_exp = c->red[0] > 0 && c->red[1] > c->red[0] ? PetscLogReal(c->red[1] / c->red[0]) / PetscLogReal(c->red_bytes[1] / c->red_bytes[0]) : 0;
+  c->right   = ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
+  c->nodes   = a->model ? a->nodes : 0;
   for (PetscInt i = 0; i < 4; i++) c->C[i] = a->C[i];
   if (a->gamma >= 0) c->gamma = a->gamma;
   else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
@@ -335,11 +340,14 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
       else if (t == 2) k->time = KSPPIPEBCGSMTimePerIteration(c);
       else {
         if (AutoS[i] > a->smax) break;
-        k->s     = AutoS[i];
-        k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV;                                                                                 /* the s-study: monomial only to s = 4 */
-        k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis, k->basis == KSP_CABICGSTAB_BASIS_MONOMIAL || !(a->lmax > a->lmin) ? PETSC_TRUE : PETSC_FALSE, a->est_its); /* no telescoping on a given interval */
-        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !(a->lmax > a->lmin))                                                                                                 /* its spectrum estimate: 2 s GMRES steps, two reductions each */
-          k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / a->est_its;
+        const PetscBool given = a->lmax > a->lmin ? PETSC_TRUE : PETSC_FALSE;
+
+        k->s = AutoS[i];
+        /* the s-study: monomial only to s = 4; a Chebyshev basis on a given interval runs without telescoping and without
+           an estimate, else it pays its spectrum estimate (2 s GMRES steps, two reductions each) */
+        k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV;
+        k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis, k->basis == KSP_CABICGSTAB_BASIS_MONOMIAL || !given ? PETSC_TRUE : PETSC_FALSE, a->est_its);
+        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !given) k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / a->est_its;
       }
       if (a->chosen < 0 || k->time < a->cand[a->chosen].time) a->chosen = a->n;
       a->n++;
@@ -367,6 +375,16 @@ static void KSPAutoBCGSSetOps(KSP ksp)
   ksp->ops->setfromoptions = KSPSetFromOptions_AutoBCGS;
 }
 
+/* The operations table as KSPSetType() leaves it for a type's constructor */
+static PetscErrorCode KSPAutoBCGSClearOps(KSP ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(ksp->ops, sizeof(struct _KSPOps)));
+  ksp->ops->buildsolution = KSPBuildSolutionDefault;
+  ksp->ops->buildresidual = KSPBuildResidualDefault;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Remove the chosen type from the KSP (its destroy frees ksp->data and its composed methods) */
 static PetscErrorCode KSPAutoBCGSDeactivate(KSP ksp, KSP_AutoBCGS *a)
 {
@@ -374,9 +392,7 @@ static PetscErrorCode KSPAutoBCGSDeactivate(KSP ksp, KSP_AutoBCGS *a)
   if (!a->active) PetscFunctionReturn(PETSC_SUCCESS);
   if (a->ops.destroy) PetscCall((*a->ops.destroy)(ksp));
   ksp->data = NULL;
-  PetscCall(PetscMemzero(ksp->ops, sizeof(struct _KSPOps)));
-  ksp->ops->buildsolution = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual = KSPBuildResidualDefault;
+  PetscCall(KSPAutoBCGSClearOps(ksp));
   KSPAutoBCGSSetOps(ksp);
   a->active       = PETSC_FALSE;
   a->untelescoped = PETSC_FALSE;
@@ -417,10 +433,8 @@ static PetscErrorCode KSPAutoBCGSActivate(KSP ksp, KSP_AutoBCGS *a)
   PetscFunctionBegin;
   PetscCall(PetscFunctionListFind(KSPList, k->type, &create));
   PetscCheck(create, PetscObjectComm((PetscObject)ksp), PETSC_ERR_PLIB, "KSP type %s not registered", k->type);
-  PetscCall(PetscMemzero(ksp->ops, sizeof(struct _KSPOps)));
-  ksp->ops->buildsolution = KSPBuildSolutionDefault;
-  ksp->ops->buildresidual = KSPBuildResidualDefault;
-  ksp->setupnewmatrix     = PETSC_FALSE;
+  PetscCall(KSPAutoBCGSClearOps(ksp));
+  ksp->setupnewmatrix = PETSC_FALSE;
   PetscCall((*create)(ksp));
   a->ops       = *ksp->ops;
   a->newmatrix = ksp->setupnewmatrix;
@@ -569,7 +583,8 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
     if (c->nodes > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions measured: %g us (%g B), %g us (%g B); other sizes by the power law through them, exponent %.3g\n", (double)(1e6 * c->red[0]), (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1], (double)(c->red[1] > c->red[0] && c->red[0] > 0 ? PetscLogReal(c->red[1] / c->red[0]) / PetscLogReal(c->red_bytes[1] / c->red_bytes[0]) : 0)));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions measured: %g us (%g B), %g us (%g B); other sizes by the power law through them, exponent %.3g\n", (double)(1e6 * c->red[0]), (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1],
+                                       (double)c->red_exp));
     char   line[1024] = "";
     size_t len;
 
