@@ -19,9 +19,12 @@ static char help[] = "Geometric multigrid (PCMG on a DMDA) with a cakrylov botto
                                       from that file, print max |u - u_file|\n\
   -check_smoother_reductions        : solve again to rtol 1e-5; check that PCMG's global reductions outside the bottom solves\n\
                                       differ by at most one per V-cycle (the cycle's residual norm): none in smoothers, transfers\n\
-  The solver is -ksp_type richardson -pc_type mg (iterations = V-cycles), rtol 1e-10, unpreconditioned norm; the levels smooth\n\
-  with -mg_levels_ksp_type richardson -mg_levels_pc_type bjacobi -mg_levels_sub_pc_type sor (rank-local SSOR; PCSOR makes\n\
-  the same sweeps with a hidden global reduction per call). Every KSP/PC option works, e.g. hypre baselines: BoomerAMG\n\
+  -smoother <ssor|chebyshev>        : ssor (default): -mg_levels_ksp_type richardson -mg_levels_pc_type bjacobi\n\
+                                      -mg_levels_sub_pc_type sor (rank-local SSOR; PCSOR makes the same sweeps with a hidden global\n\
+                                      reduction per call); chebyshev: -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi on the\n\
+                                      interval [0.3, 2] (no estimate), half the cost per V-cycle; with -ksp_type cg the leanest (3D)\n\
+  The solver is -ksp_type richardson -pc_type mg (iterations = V-cycles), rtol 1e-10, unpreconditioned norm, 2 smoother sweeps\n\
+  before and after the coarse-grid correction (-mg_levels_ options override). Every KSP/PC option works, e.g. hypre baselines: BoomerAMG\n\
   -pc_type hypre -ksp_type cg; BoomerAMG as the coarse solve -mg_coarse_pc_type hypre -bottom none; in 3D (PETSc's\n\
   MATHYPRESTRUCT is 3D only) structured multigrid -pc_type pfmg|smg -dm_mat_type hyprestruct -ksp_type cg.\n\n";
 
@@ -44,10 +47,18 @@ static char help[] = "Geometric multigrid (PCMG on a DMDA) with a cakrylov botto
   operator of whatever DM it is given. (Galerkin coarse operators, -pc_mg_galerkin, do not fit Q0: P^T A P couples coarse
   cells twice as strongly as the rediscretization, and the V-cycle count doubles with each level.) Levels: coarsen until
   the grid has coarse_n^d cells (-pc_mg_levels still overrides).
-  Smoother: 2 Richardson sweeps of SSOR (rank-local: block Jacobi with SOR blocks, see SetSmootherBlocksSOR()) before and
-  after the coarse-grid correction (-mg_levels_ options override). With DMDA_Q0 it converges in 6-10 V-cycles and their
-  count stays flat under refinement (see the tests);
-  PETSc's default Chebyshev/SOR needs 13-16 and grows by 1-2 per level in 2D, Chebyshev/Jacobi needs 11-40.
+  Smoother (-smoother): by default 2 Richardson sweeps of SSOR (rank-local: block Jacobi with SOR blocks, see
+  SetSmootherBlocksSOR()) before and after the coarse-grid correction (-mg_levels_ options override). With DMDA_Q0 it
+  converges in 6-10 V-cycles and their count stays flat under refinement (see the tests); PETSc's default Chebyshev/SOR
+  needs 13-16 and grows by 1-2 per level in 2D, Chebyshev/Jacobi with PETSc's eigenvalue estimate 11-40.
+  -smoother chebyshev: 2 Chebyshev iterations with Jacobi on the fixed interval [0.3, 2] of D^{-1} A. Each row's diagonal
+  is at least the sum of its off-diagonal magnitudes (the face terms, plus h^d a alpha and the Dirichlet terms), so by
+  Gershgorin the eigenvalues of D^{-1} A lie in [0, 2] on every level and for every coefficient field: the interval
+  needs no estimate (no Krylov iterations, no reductions at setup), and [0.3, 2] damps the upper 85 % of it, the part
+  Q0 transfers leave to the smoother. A sweep is one MatMult and a few vector updates (SSOR's: a MatMult and two
+  triangular solves), so a V-cycle costs about half; with the outer -ksp_type cg (the V-cycle is symmetric: the same
+  polynomial before and after) 64^3 and 128^3 need 8-9 V-cycles against SSOR's 7 and take 0.55-0.65 of SSOR's time
+  (share/bench/mg.sh, RESULTS.md). In 3D the counts stay flat (8-9 from 32^3 to 128^3); in 2D they grow slowly (11 at 64^2, 14 at 1024^2).
   Bottom: PCMGSetBottomSolver(pc, KSPCABICGSTAB), the cakrylov hook: s-step BiCGStab with Jacobi to rtol 1e-4 (the
   -pc_mg_bottom_* options change it), and a report of what the bottom solves cost.
 
@@ -73,12 +84,18 @@ typedef enum {
   COEFFICIENTS_VARIABLE
 } Coefficients;
 static const char *const Coefficientss[] = {"constant", "variable", "Coefficients", "COEFFICIENTS_", NULL};
-static const char *const FieldNames[]    = {"alpha", "beta", "f"};
+typedef enum {
+  SMOOTHER_SSOR,
+  SMOOTHER_CHEBYSHEV
+} Smoother;
+static const char *const Smoothers[]  = {"ssor", "chebyshev", "Smoother", "SMOOTHER_", NULL};
+static const char *const FieldNames[] = {"alpha", "beta", "f"};
 
 typedef struct {
   Problem      problem;
   BC           bc;
   Coefficients coefficients;
+  Smoother     smoother;
   PetscInt     dim, n, coarse_n, levels; /* levels: PCMG's, for the operators (1 without PCMG) */
   PetscReal    a, b, alpha_scale, beta_scale;
   PetscBool    singular; /* periodic and a alpha = 0: the constants are the null space */
@@ -287,17 +304,22 @@ static PetscErrorCode ComputeOperators(KSP ksp, Mat J, Mat jac, void *ctx)
     MatNullSpace nullspace;
     PetscInt     clevel;
 
-    /* the null space on the finest level (the outer solve) and the coarsest (the bottom solver and its policy), its
-       transpose, which every KSPSolve() removes from its right-hand side, on the finest only: the smoothers in between
-       need no projection (SSOR keeps the constants, the restricted residuals sum to zero), and each projection is a
-       global reduction: 4 per level and V-cycle, half the solve's reductions on the periodic Poisson problem */
+    /* the null space (and its transpose) on the coarsest level only: the bottom solver and its policy need it, and with
+       one level (another PC than PCMG) that is the finest. Above the coarsest the operators need no projection: b is
+       consistent (ComputeRHS() removes its mean once), so every residual, restricted residual and smoother iterate's
+       residual sums to zero, and a constant in the iterate does not change A u; Solve() removes it from u afterwards.
+       Each projection would be a global reduction: on the finest level every KSPSolve() of a smoother, every PC
+       application of the outer Krylov method and of a Chebyshev smoother projects (9 reductions per V-cycle with
+       -smoother chebyshev -ksp_type cg; with the projections on every level, half the SSOR solve's reductions) */
     PetscCall(DMGetCoarsenLevel(da, &clevel));
     PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)da), PETSC_TRUE, 0, NULL, &nullspace));
-    if (clevel == 0 || clevel == user->levels - 1) PetscCall(MatSetNullSpace(jac, nullspace));
-    if (clevel == 0) PetscCall(MatSetTransposeNullSpace(jac, nullspace)); /* the outer KSP removes it from b */
-    if (J != jac) {
-      if (clevel == 0 || clevel == user->levels - 1) PetscCall(MatSetNullSpace(J, nullspace));
-      if (clevel == 0) PetscCall(MatSetTransposeNullSpace(J, nullspace));
+    if (clevel == user->levels - 1) {
+      PetscCall(MatSetNullSpace(jac, nullspace));
+      PetscCall(MatSetTransposeNullSpace(jac, nullspace));
+      if (J != jac) {
+        PetscCall(MatSetNullSpace(J, nullspace));
+        PetscCall(MatSetTransposeNullSpace(J, nullspace));
+      }
     }
     PetscCall(MatNullSpaceDestroy(&nullspace));
   }
@@ -307,18 +329,26 @@ static PetscErrorCode ComputeOperators(KSP ksp, Mat J, Mat jac, void *ctx)
 /* b = h^d f, the integrated right-hand side, on the finest grid */
 static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
 {
+  AppCtx  *user = (AppCtx *)ctx;
   DM       da;
   Vec      f;
   PetscInt dim, M;
 
   PetscFunctionBegin;
-  (void)ctx;
   PetscCall(KSPGetDM(ksp, &da));
   PetscCall(DMDAGetInfo(da, &dim, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMGetNamedGlobalVector(da, "f", &f));
   PetscCall(VecCopy(f, b));
   PetscCall(VecScale(b, PetscPowRealInt(1.0 / M, dim)));
   PetscCall(DMRestoreNamedGlobalVector(da, "f", &f));
+  if (user->singular) { /* consistent: b -= mean(b) (f has zero mean; this removes the rounding), once per solve */
+    PetscScalar sum;
+    PetscInt    N;
+
+    PetscCall(VecSum(b, &sum));
+    PetscCall(VecGetSize(b, &N));
+    PetscCall(VecShift(b, -sum / (PetscReal)N));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -399,19 +429,25 @@ static PetscErrorCode CreateSolver(AppCtx *user, PetscInt n, const char *bottom,
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_mg_levels", &levels, NULL));
     PetscCall(PCMGSetLevels(pc, levels, NULL));
     user->levels = levels;
-    for (PetscInt l = 1; l < levels; l++) { /* smoother: 2 sweeps of Richardson with rank-local SSOR (block Jacobi, SOR blocks) */
+    for (PetscInt l = 1; l < levels; l++) { /* PCMG's 2 sweeps of the smoother before and after the coarse-grid correction */
       KSP smoother;
       PC  spc;
 
       PetscCall(PCMGGetSmoother(pc, l, &smoother));
-      PetscCall(KSPSetType(smoother, KSPRICHARDSON));
       PetscCall(KSPGetPC(smoother, &spc));
-      PetscCall(PCSetType(spc, PCBJACOBI));
+      if (user->smoother == SMOOTHER_SSOR) { /* Richardson with rank-local SSOR (block Jacobi, SOR blocks) */
+        PetscCall(KSPSetType(smoother, KSPRICHARDSON));
+        PetscCall(PCSetType(spc, PCBJACOBI));
+      } else { /* Chebyshev on [0.3, 2] of D^{-1} A (Gershgorin: its eigenvalues lie in (0, 2]), Jacobi: no estimate */
+        PetscCall(KSPSetType(smoother, KSPCHEBYSHEV));
+        PetscCall(KSPChebyshevSetEigenvalues(smoother, 2.0, 0.3));
+        PetscCall(PCSetType(spc, PCJACOBI));
+      }
     }
     if (strcmp(bottom, "none")) PetscCall(PCMGSetBottomSolver(pc, bottom));
   }
   PetscCall(KSPSetFromOptions(*ksp));
-  if (ismg) PetscCall(SetSmootherBlocksSOR(pc));
+  if (ismg && user->smoother == SMOOTHER_SSOR) PetscCall(SetSmootherBlocksSOR(pc));
   PetscFunctionReturn(0);
 }
 
@@ -455,10 +491,11 @@ static PetscErrorCode Solve(AppCtx *user, KSP ksp, PetscBool verbose, PetscInt *
   PetscCall(KSPGetOperators(ksp, &A, NULL));
   PetscCall(VecDuplicate(b, &r));
   PetscCall(VecCopy(b, r));
-  PetscCall(MatGetNullSpace(A, &nullspace));
-  if (nullspace) {
+  if (user->singular) {
+    PetscCall(MatNullSpaceCreate(PetscObjectComm((PetscObject)ksp), PETSC_TRUE, 0, NULL, &nullspace));
     PetscCall(MatNullSpaceRemove(nullspace, u));
     PetscCall(MatNullSpaceRemove(nullspace, r));
+    PetscCall(MatNullSpaceDestroy(&nullspace));
   }
   PetscCall(VecNorm(r, NORM_2, &bnorm));
   PetscCall(VecDuplicate(b, &Au));
@@ -566,7 +603,7 @@ static PetscErrorCode ViewSolution(AppCtx *user, KSP ksp, const char *base, Pets
 
 int main(int argc, char **argv)
 {
-  AppCtx    user = {PROBLEM_HELMHOLTZ, BC_PERIODIC, COEFFICIENTS_CONSTANT, 3, 32, 8, 1, 0.9, 0.9, 1.0, 1.0, PETSC_FALSE, PCMG};
+  AppCtx    user = {PROBLEM_HELMHOLTZ, BC_PERIODIC, COEFFICIENTS_CONSTANT, SMOOTHER_SSOR, 3, 32, 8, 1, 0.9, 0.9, 1.0, 1.0, PETSC_FALSE, PCMG};
   KSP       ksp;
   PetscInt  refine = 0, vcycles;
   PetscBool report = PETSC_FALSE, check_hdf5 = PETSC_FALSE, roundtrip = PETSC_FALSE, check_reductions = PETSC_FALSE;
@@ -587,6 +624,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEnum("-coefficients", "alpha and beta", NULL, Coefficientss, (PetscEnum)user.coefficients, (PetscEnum *)&user.coefficients, NULL));
   PetscCall(PetscOptionsReal("-alpha_scale", "Multiply alpha by this", NULL, user.alpha_scale, &user.alpha_scale, NULL));
   PetscCall(PetscOptionsReal("-beta_scale", "Multiply beta by this", NULL, user.beta_scale, &user.beta_scale, NULL));
+  PetscCall(PetscOptionsEnum("-smoother", "PCMG's smoother on the levels above the coarsest", NULL, Smoothers, (PetscEnum)user.smoother, (PetscEnum *)&user.smoother, NULL));
   PetscCall(PetscOptionsString("-fields_file", "Read alpha, beta, f from this HDF5 file", NULL, infile, infile, sizeof(infile), NULL));
   PetscCall(PetscOptionsString("-write_fields", "Write alpha, beta, f to this HDF5 file", NULL, outfile, outfile, sizeof(outfile), NULL));
   PetscCall(PetscOptionsString("-bottom", "Bottom solver (a KSP type), or none", "PCMGSetBottomSolver", bottom, bottom, sizeof(bottom), NULL));
@@ -725,6 +763,28 @@ int main(int argc, char **argv)
       suffix: smoother_reductions
       nsize: {{2 4}separate output}
       args: -dim {{2 3}separate output} -n 16 -coarse_n 4 -bottom {{cabicgstab bcgs}separate output} -check_smoother_reductions
+      filter: sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   # the lean smoother: Chebyshev/Jacobi on the fixed interval [0.3, 2] with an outer CG, each problem, 2D and 3D,
+   # periodic and Dirichlet; its V-cycle counts flat under refinement in 3D (16, 32, 64)
+   testset:
+      suffix: chebyshev
+      nsize: 2
+      args: -smoother chebyshev -ksp_type cg -problem {{poisson helmholtz}separate output} -dim {{2 3}separate output} -bc {{periodic dirichlet}separate output} -n 16 -coarse_n 4
+      filter: sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   test:
+      suffix: chebyshev_refine_3d
+      nsize: 2
+      args: -smoother chebyshev -ksp_type cg -dim 3 -n 16 -coarse_n 4 -refine_study 3 -problem {{poisson helmholtz}separate output}
+      filter: sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   # the Chebyshev smoother on its given interval issues no global reductions in the V-cycles (Richardson outer; the
+   # finest level has no null space to project, see ComputeOperators())
+   test:
+      suffix: chebyshev_reductions
+      nsize: 2
+      args: -smoother chebyshev -dim {{2 3}separate output} -problem {{poisson helmholtz}separate output} -n 16 -coarse_n 4 -check_smoother_reductions
       filter: sed -E -e "s/[0-9]+ V-cycles/N V-cycles/g" -e "s/(V-cycles|iterations|per V-cycle): [0-9]+([.][0-9]+)?/\\1: N/" -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
    # a flexible outer Krylov method, its V-cycles counted by the bottom-solve report; the report (its times are not reproducible)
