@@ -2,7 +2,9 @@
 # The tutorial's multigrid against what users would pick instead (issue 24, item 2): tutorials/ex1.c's problems (3D
 # Poisson and miniGMG's Helmholtz problem, n^3 cells, 2 ranks) solved to rtol 1e-8 (unpreconditioned residual norm) by
 #   gmg-cakrylov   the tutorial's GMG (KSPRICHARDSON + PCMG, SSOR smoothing, Q0 transfers) with the hook's default bottom
-#   gmg-bcgs       the same with a bcgs bottom
+#   gmg-lean       the same GMG with -smoother chebyshev -ksp_type cg (Chebyshev/Jacobi smoothing on [0.3, 2], CG outer)
+#   gmg-lean-bcgs  gmg-lean with a bcgs bottom
+#   gmg-bcgs       the SSOR GMG with a bcgs bottom
 #   gmg-redundant  the same with PETSc's default coarse solve (-bottom none: PCREDUNDANT LU)
 #   pfmg-cg        CG + hypre's PFMG on a hypre structured matrix (-dm_mat_type hyprestruct)
 #   boomeramg-cg   CG + hypre's BoomerAMG
@@ -19,7 +21,8 @@
 # spreads (max/min - 1) over the runs. MG_REPORT_ONLY=1 prints the tables again from an existing mg.csv.
 #   share/bench/mg.sh PMPI_LIB EX1 [-problems "poisson helmholtz"] [-n "64"] [-nodes "0 64 256 1024 4096 16384 32768"]
 #                     [-runs 3]
-# Writes share/bench/results/mg.txt and mg.csv (make bench-mg; QUICK=1: n = 32, nodes 0 4096, 1 run).
+# Writes share/bench/results/mg.txt and mg.csv, and mg.png when matplotlib is there (share/bench/plot.py mg; make bench-mg;
+# QUICK=1: n = 32, nodes 0 4096, 1 run).
 set -eu -o pipefail
 lib=$1 ex1=$2
 shift 2
@@ -31,11 +34,13 @@ options "problems n nodes runs" "$@"
 outputs mg
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-variants=${MG_VARIANTS:-gmg-cakrylov gmg-bcgs gmg-redundant pfmg-cg boomeramg-cg gamg-cg}
+variants=${MG_VARIANTS:-gmg-cakrylov gmg-lean gmg-lean-bcgs gmg-bcgs gmg-redundant pfmg-cg boomeramg-cg gamg-cg}
 
 variant_args() {
   case $1 in
     gmg-cakrylov) echo "-pc_mg_log" ;;
+    gmg-lean) echo "-smoother chebyshev -ksp_type cg -pc_mg_log" ;;
+    gmg-lean-bcgs) echo "-smoother chebyshev -ksp_type cg -bottom bcgs -pc_mg_log" ;;
     gmg-bcgs) echo "-bottom bcgs -pc_mg_log" ;;
     gmg-redundant) echo "-bottom none -pc_mg_log" ;;
     pfmg-cg) echo "-pc_type pfmg -dm_mat_type hyprestruct -ksp_type cg -ksp_norm_type unpreconditioned" ;;
@@ -126,3 +131,4 @@ print("(PCMG-based solvers, -pc_mg_log): smoothing above the coarsest level, res
 print("bottom (the coarse solve), rest (the solve minus these: the outer Krylov method or Richardson's residual norms)")
 PY
 } | tee "$out"
+plot mg "$csv" "$png"

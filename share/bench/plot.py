@@ -4,11 +4,12 @@
     python3 share/bench/plot.py KIND CSV PNG [EXTRA]
 
 KIND: merged (EXTRA: merged-reductions.csv, a third panel), methodmap (EXTRA: a subtitle), overlap, bottom, sstudy, mrhs
-(EXTRA: the results folder, with mrhs-layout.csv, mrhs-reductions.csv and mrhs-sim.csv).
+(EXTRA: the results folder, with mrhs-layout.csv, mrhs-reductions.csv and mrhs-sim.csv), mg.
 The scripts call it through bench_plot of common.sh, which finds a python3 with matplotlib.
 """
 import csv
 import os
+import statistics
 import sys
 
 import matplotlib
@@ -181,6 +182,33 @@ def bottom(rows):
     return fig
 
 
+def mg(rows):
+    """The multigrid against what users would pick instead (mg.sh): a panel per problem and grid, the median solve time of
+    each variant against the simulated p (this machine, p = 0, drawn at p = 1 as a separate marker), log-log."""
+    panels = list(dict.fromkeys((r["problem"], r["n"]) for r in rows))
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.5), squeeze=False)
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    styles = ("o-", "s-", "D-", "^-", "v-", "<-", ">-", "P-", "X-")
+    for ax, (prob, n) in zip(axes[0], panels):
+        for i, v in enumerate(variants):
+            rr = [r for r in rows if (r["problem"], r["n"], r["variant"]) == (prob, n, v)]
+            ps = sorted({int(r["nodes"]) for r in rr})
+            med = {p: statistics.median(float(r["solve_s"]) for r in rr if int(r["nodes"]) == p) for p in ps}
+            sim = [p for p in ps if p > 0]
+            ax.plot(sim, [med[p] for p in sim], styles[i % len(styles)], color=f"C{i}", label=v)
+            if 0 in med:
+                ax.plot([1], [med[0]], styles[i % len(styles)][0], color=f"C{i}", alpha=0.6)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("simulated nodes p (reductions + halo; p = 1: this machine, unsimulated)")
+        ax.set_ylabel("solve time [s], median, 2 real ranks")
+        ax.set_title(f"{prob} {n}^3, rtol 1e-8", fontsize=10)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][-1].legend(fontsize=7)
+    fig.suptitle("tutorials/ex1's multigrid against hypre PFMG/BoomerAMG and PETSc GAMG (make bench-mg)", fontsize=11)
+    return fig
+
+
 def sstudy(rows):
     """s-study (sstudy.sh): a column per problem, iterations and true residual against s, a line per basis, bcgs dashed;
     hollow markers: solves that did not claim convergence."""
@@ -290,8 +318,8 @@ def mrhs(rows, resdir):
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy", "mrhs"):
-        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy|mrhs CSV PNG [EXTRA]")
+    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy", "mrhs", "mg"):
+        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy|mrhs|mg CSV PNG [EXTRA]")
     kind, src, dst = sys.argv[1:4]
     extra = sys.argv[4] if len(sys.argv) > 4 else None
     if kind == "merged":
@@ -304,6 +332,8 @@ def main():
         fig = mrhs(read(src), extra or os.path.dirname(src))
     elif kind == "bottom":
         fig = bottom(read(src, lambda r: int(r["nodes"]) > 0))
+    elif kind == "mg":
+        fig = mg(read(src))
     else:
         fig = sstudy(read(src))
     fig.tight_layout()
