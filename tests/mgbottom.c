@@ -9,6 +9,8 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
                                (halo messages also of one bottom solve called directly)\n\
   -bad_calls : call the hook's functions with bad arguments and print the errors; solve with a PCMG without levels\n\
   -reset : with -count_reductions, KSPReset() and the same V-cycles again (the bottom solver and its report after it)\n\
+  -check_s : with -count_reductions and the policy's cabicgstab, whether s after the V-cycles is what the policy promises:\n\
+             4, 8 or 10, the smallest not below the most iterations of a bottom solve, or -mg_coarse_ksp_cabicgstab_s\n\
   -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
   -print_bottom : print the bottom KSP after the solve (method, PC; s and basis of cabicgstab)\n\
   -shift <c> : -Laplacian + c/h^2 (c > 0: strictly diagonally dominant, so the bottom policy takes the Chebyshev basis)\n\n";
@@ -280,15 +282,34 @@ static PetscErrorCode CountBottomHalo(PC pc)
   PetscFunctionReturn(0);
 }
 
+/* s of the policy's cabicgstab bottom solver after bottom solves of at most itsmax iterations (of any rank that runs it):
+   4, 8 or 10, the smallest not below itsmax; the option's s where -mg_coarse_ksp_cabicgstab_s gave one */
+static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax)
+{
+  KSP       bottom;
+  PetscInt  local = 0, s, given, expected;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscCall(GetBottomKSP(pc, &bottom));
+  if (bottom) PetscCall(KSPCABiCGStabGetS(bottom, &local));
+  PetscCall(MPIU_Allreduce(&local, &s, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+  PetscCall(PetscOptionsGetInt(NULL, "mg_coarse_", "-ksp_cabicgstab_s", &given, &flg));
+  expected = flg ? given : (itsmax <= 4 ? 4 : (itsmax <= 8 ? 8 : 10));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "s of the bottom solver after the V-cycles, %s: %s\n", flg ? "the option's" : "4, 8 or 10, the smallest not below the most iterations of a bottom solve", s == expected ? "yes" : "NO"));
+  PetscFunctionReturn(0);
+}
+
 /* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
-static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
+static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s)
 {
   PCMGBottomReport before, report;
   Vec              x, b;
-  PetscInt         counted, received, iterations = 0;
+  PetscInt         counted, received, iterations = 0, itsmax;
 
   PetscFunctionBegin;
   PetscCall(KSPSolve(ksp, NULL, NULL)); /* a first V-cycle sets up the coarse solver (PETSc's setup reductions) */
+  PetscCall(LastBottomIterations(pc, &itsmax));
   PetscCall(KSPGetSolution(ksp, &x));
   PetscCall(KSPGetRhs(ksp, &b));
   PetscCall(VecCopy(x, b)); /* then V-cycles alone, PCApply(), on some right-hand side */
@@ -302,6 +323,7 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
     counting = counting_receives = PETSC_FALSE;
     PetscCall(LastBottomIterations(pc, &bits));
     iterations += bits;
+    itsmax = PetscMax(itsmax, bits);
   }
   counted = nreductions;
   PetscCall(MaxOverRanks(pc, nreceives, &received));
@@ -314,6 +336,7 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bottom iterations, reported and summed from the coarse KSP after each V-cycle: %s\n", report.iterations - before.iterations == iterations ? "same" : "DIFFERENT"));
   /* the policy's basis, chosen in PCMG's setup, must not make the bottom KSP set up again (with a DM: the coarse operator recomputed) */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "coarse operator computed again after KSPSetUp(): %s\n", ncomputed ? "YES" : "no"));
+  if (check_s) PetscCall(CheckAdaptedS(pc, itsmax));
   PetscCall(CountBottomHalo(pc));
   PetscFunctionReturn(0);
 }
@@ -361,7 +384,7 @@ int main(int argc, char **argv)
   PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0;
   PetscReal        shift      = 0.0;
   char             bottom[64] = "", code_type[64] = "";
-  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, ismg;
+  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, check_s = PETSC_FALSE, ismg;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
@@ -377,6 +400,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-bad_calls", "Call the hook with bad arguments", NULL, bad_calls, &bad_calls, NULL));
   PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
   PetscCall(PetscOptionsBool("-reset", "KSPReset() and the V-cycles again", NULL, reset, &reset, NULL));
+  PetscCall(PetscOptionsBool("-check_s", "Whether s of the policy's cabicgstab follows the bottom solves", NULL, check_s, &check_s, NULL));
   PetscCall(PetscOptionsString("-code_ksp_type", "KSPSetType() on the coarse KSP in code", NULL, code_type, code_type, sizeof(code_type), NULL));
   PetscCall(PetscOptionsInt("-code_max_it", "KSPSetTolerances() on the coarse KSP in code", NULL, code_max_it, &code_max_it, NULL));
   PetscCall(PetscOptionsInt("-code_s", "KSPCABiCGStabSetS() on the coarse KSP in code", NULL, code_s, &code_s, NULL));
@@ -426,13 +450,13 @@ int main(int argc, char **argv)
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
 
   if (cycles) {
-    PetscCall(CountCycles(ksp, pc, cycles));
+    PetscCall(CountCycles(ksp, pc, cycles, check_s));
     if (reset) { /* the same PCMG set up again: the bottom solver and the report must follow it */
       PetscCall(KSPReset(ksp));
       PetscCall(KSPSetUp(ksp));
       ncomputed = 0;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPReset() and KSPSetUp():\n"));
-      PetscCall(CountCycles(ksp, pc, cycles));
+      PetscCall(CountCycles(ksp, pc, cycles, check_s));
       PetscCall(PrintBottom(pc));
     }
   } else {
@@ -533,14 +557,31 @@ int main(int argc, char **argv)
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
       output_file: output/mgbottom_reductions.out
 
-   # a strictly diagonally dominant operator: the policy takes the Chebyshev basis on the Gershgorin interval (s = 10, one
-   # reduction per bottom solve of at most 10 iterations); the counts as above
+   # a strictly diagonally dominant operator: the policy takes the Chebyshev basis on the Gershgorin interval (s = 10 at
+   # the first bottom solve, then following the solves' iterations: one reduction per bottom solve of at most s
+   # iterations); the counts as above, and s after the V-cycles
    test:
       suffix: reductions_gershgorin
       nsize: 4
-      args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -pc_mg_bottom_agglomeration {{1 2}} -count_reductions 3 -print_report
+      args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -pc_mg_bottom_agglomeration {{1 2}} -count_reductions 3 -print_report -check_s
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g" -e "s/, on (all ranks|1 of every 2 ranks [(]PCTELESCOPE[)])//"
       output_file: output/mgbottom_reductions_gershgorin.out
+
+   # the same with the operators in MATSELL, which gives no rows (MatGetRow()): the policy reads the coarse operator's
+   # radii from a MATAIJ copy and takes the same basis on the same interval
+   test:
+      suffix: reductions_gershgorin_sell
+      nsize: 4
+      args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -dm_mat_type sell -count_reductions 3 -print_report -check_s
+      filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g" -e "s/, on (all ranks|1 of every 2 ranks [(]PCTELESCOPE[)])//"
+      output_file: output/mgbottom_reductions_gershgorin.out
+
+   # s given by the option: the policy keeps it (no adapting to the bottom solves)
+   test:
+      suffix: reductions_gershgorin_fixed_s
+      nsize: 4
+      args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -mg_coarse_ksp_cabicgstab_s 10 -count_reductions 3 -check_s
+      filter: sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
    test:
       suffix: reductions_agglomeration

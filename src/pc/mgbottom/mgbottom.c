@@ -72,6 +72,8 @@ typedef struct {
   PetscBool          renew;        /* ... reset since: to be made anew at the next setup (PCReset_MGBottom()) */
   PetscBool          ownsmethod;   /* the policy chose the bottom KSP's method: it may choose a cabicgstab's basis */
   PCMGBottomBasis    basisset;
+  PetscBool          adapts; /* the policy's Chebyshev basis with no s from the options: s follows the solves (PCMGBottomAdaptS()) */
+  PetscInt           itsmax; /* ... the most iterations of a bottom solve since the setup */
   KSP                krylov; /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
   /* the report, this rank's numbers */
   PCMGBottomReport stats;
@@ -134,6 +136,36 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The bottom solver of a safe Gershgorin interval (PCMGBottomChooseBasis()): Chebyshev basis, s = 10 at the first solve
+   (then PCMGBottomAdaptS()), no s-telescoping */
+#define PCMGBOTTOM_CHEBYSHEV_S 10
+
+/*
+   s of the policy's Chebyshev bottom solver follows its solves: after each, s is 4, 8 or 10, the smallest not below the
+   most iterations a bottom solve took since the setup. A basis of 2s + 1 vectors costs 2s operator applications (each a
+   halo exchange) whatever the solve then needs: a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7 used,
+   at s = 4 it builds 9, with the same one reduction. The most since the setup, not the last: s only grows, so a solve
+   that needed a second outer iteration (a second reduction) makes the next ones take one again, and s (and its storage)
+   changes at most twice per setup; at least 4, so that a solve of 3 after one of 2 does not take a second. A program
+   that changed s since (KSPCABiCGStabSetS()) keeps its own: the policy stops adapting.
+*/
+static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its)
+{
+  PetscInt now, s;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabGetS(ksp, &now));
+  if (now != bottom->basisset.s) {
+    bottom->adapts = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  bottom->itsmax = PetscMax(bottom->itsmax, its);
+  s              = bottom->itsmax <= 4 ? 4 : (bottom->itsmax <= 8 ? 8 : PCMGBOTTOM_CHEBYSHEV_S);
+  if (s != now) PetscCall(KSPCABiCGStabSetS(ksp, s));
+  bottom->basisset.s = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCMGBottomPreSolve(KSP coarse, Vec b, Vec x, void *ctx)
 {
   PCMGBottom *bottom = (PCMGBottom *)ctx;
@@ -150,19 +182,19 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
 {
   PCMGBottom    *bottom = (PCMGBottom *)ctx;
   PetscLogDouble t;
-  PetscInt       its = 0;
+  PetscInt       its    = 0;
+  KSP            krylov = bottom->agglomerated ? bottom->krylov : coarse; /* the KSP inside PCTELESCOPE: none on the ranks it leaves idle */
 
   PetscFunctionBegin;
   (void)b, (void)x;
   PetscCall(PetscTime(&t));
-  if (bottom->agglomerated) { /* the KSP inside PCTELESCOPE; none on the ranks it leaves idle */
-    if (bottom->krylov) PetscCall(KSPGetIterationNumber(bottom->krylov, &its));
-  } else PetscCall(KSPGetIterationNumber(coarse, &its));
+  if (krylov) PetscCall(KSPGetIterationNumber(krylov, &its));
   bottom->stats.solves++;
   bottom->stats.iterations += its;
   bottom->stats.bottomtime += t - bottom->tstart;
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
   bottom->stats.halo += PCMGBottomHaloCount() - bottom->hstart;
+  if (bottom->adapts && krylov) PetscCall(PCMGBottomAdaptS(bottom, krylov, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -196,8 +228,6 @@ static PetscErrorCode PCMGBottomSettingsGet(KSP ksp, PCMGBottomSettings *set)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The bottom solver of a safe Gershgorin interval (PCMGBottomChooseBasis()): Chebyshev basis, s = 10, no s-telescoping */
-#define PCMGBOTTOM_CHEBYSHEV_S 10
 static PetscErrorCode PCMGBottomSetChebyshev(KSP ksp)
 {
   PetscFunctionBegin;
@@ -220,6 +250,32 @@ static PetscErrorCode PCMGBottomSetType(PCMGBottom *bottom, KSP ksp, KSPType typ
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
   if (iscab) PetscCall(PCMGBottomSetChebyshev(ksp));
   bottom->basisset.set = PETSC_FALSE;
+  bottom->adapts       = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* max_i R_i over the local rows of a matrix whose rows can be read (MatGetRow()); PETSC_MAX_REAL for a zero diagonal entry */
+static PetscErrorCode PCMGBottomGershgorinLocal(Mat A, PetscReal *local)
+{
+  PetscInt rstart, rend;
+
+  PetscFunctionBegin;
+  *local = 0.0;
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend && *local < PETSC_MAX_REAL; row++) {
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           ncols;
+    PetscReal          diag = 0.0, off = 0.0;
+
+    PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
+    for (PetscInt j = 0; j < ncols; j++) {
+      if (cols[j] == row) diag = PetscAbsScalar(vals[j]);
+      else off += PetscAbsScalar(vals[j]);
+    }
+    PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
+    *local = diag > 0.0 ? PetscMax(*local, off / diag) : PETSC_MAX_REAL;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -227,34 +283,26 @@ static PetscErrorCode PCMGBottomSetType(PCMGBottom *bottom, KSP ksp, KSPType typ
    Gershgorin's theorem for the Jacobi-preconditioned operator D^{-1} A (and A D^{-1}, which has the same eigenvalues):
    its eigenvalues lie in the union of the discs centred at 1 with radii R_i = sum_{j != i} |a_ij| / |a_ii|. One pass over
    the local rows and one maximum over the ranks give R = max_i R_i; +infinity for a zero diagonal entry or a matrix type
-   whose rows cannot be read.
+   whose rows cannot be read. MATSELL (-dm_mat_type sell) gives no rows: its coarse operator, small, is read from a copy
+   converted to MATAIJ (the same entries). Other types without rows (MATSHELL) are not converted: that would cost one
+   operator application per column.
 */
 static PetscErrorCode PCMGBottomGershgorinRadius(Mat A, PetscReal *R)
 {
-  PetscInt  rstart, rend;
-  PetscReal local = 0.0;
-  PetscBool hasrow;
+  PetscReal local;
+  PetscBool hasrow, issell;
 
   PetscFunctionBegin;
   PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
-  if (!hasrow) local = PETSC_MAX_REAL;
-  else {
-    PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-    for (PetscInt row = rstart; row < rend && local < PETSC_MAX_REAL; row++) {
-      const PetscInt    *cols;
-      const PetscScalar *vals;
-      PetscInt           ncols;
-      PetscReal          diag = 0.0, off = 0.0;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &issell, MATSEQSELL, MATMPISELL, ""));
+  if (hasrow) PetscCall(PCMGBottomGershgorinLocal(A, &local));
+  else if (issell) {
+    Mat aij;
 
-      PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
-      for (PetscInt j = 0; j < ncols; j++) {
-        if (cols[j] == row) diag = PetscAbsScalar(vals[j]);
-        else off += PetscAbsScalar(vals[j]);
-      }
-      PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
-      local = diag > 0.0 ? PetscMax(local, off / diag) : PETSC_MAX_REAL;
-    }
-  }
+    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &aij));
+    PetscCall(PCMGBottomGershgorinLocal(aij, &local));
+    PetscCall(MatDestroy(&aij));
+  } else local = PETSC_MAX_REAL;
   PetscCall(MPIU_Allreduce(&local, R, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)A)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -297,8 +345,8 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
    the Gershgorin interval [1 - R, 1 + R] contains the spectrum of the preconditioned operator, with no estimate and no
    reduction beyond one maximum. It is safe when all radii are below 1 (the spectrum lies in the right half plane, away
    from 0), or at most 1 with the operator's null space attached to it (periodic Poisson: 0 is the null space's). Then
-   the bottom solver is the Chebyshev basis on that interval at s = 10 without telescoping: a bottom solve of at most 10
-   iterations is one global reduction. Otherwise the defaults stay (monomial basis, s = 4, telescoping). The options of
+   the bottom solver is the Chebyshev basis on that interval at s = 10 without telescoping, s then following the bottom
+   solves (PCMGBottomAdaptS()): a bottom solve of at most s iterations is one global reduction. Otherwise the defaults stay (monomial basis, s = 4, telescoping). The options of
    the KSP's prefix are read again afterwards and win. Chosen anew at each setup (the operator may have changed) while
    the policy owns the method and s, basis and s-telescoping still hold what it chose last: a program that set them
    keeps them. bottom->basis says what was chosen and why.
@@ -307,11 +355,13 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
 {
   Mat          A;
   MatNullSpace nullsp;
-  PetscBool    iscab, isauto, isjacobi = PETSC_FALSE, safe;
+  PetscBool    iscab, isauto, isjacobi = PETSC_FALSE, safe, sgiven;
   PetscReal    R;
 
   PetscFunctionBegin;
   bottom->basis[0] = 0; /* the report says only what this setup chose */
+  bottom->adapts   = PETSC_FALSE;
+  bottom->itsmax   = 0;
   PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
   PetscCall(PetscStrcmp(bottom->ksptype, KSPAUTOBCGS, &isauto));
   if (!(iscab || isauto) || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
@@ -338,7 +388,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then 4, 8 or %d, the smallest not below the most iterations of a solve since the setup, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
   } else { /* the defaults (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -353,6 +403,9 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   PetscCall(KSPCABiCGStabGetBasis(ksp, &bottom->basisset.basis));
   PetscCall(KSPCABiCGStabGetTelescope(ksp, &bottom->basisset.telescope));
   bottom->basisset.set = PETSC_TRUE;
+  /* s follows the solves (PCMGBottomAdaptS()) while the basis is the policy's Chebyshev choice and no option gave s */
+  PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_cabicgstab_s", &sgiven));
+  bottom->adapts = safe && !sgiven && bottom->basisset.basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV && !bottom->basisset.telescope ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -455,6 +508,7 @@ static PetscErrorCode PCMGBottomConfigureTelescope(PC pc, PCMGBottom *bottom)
   PetscCall(PCSetType(ipc, PCJACOBI));
   PetscCall(KSPSetFromOptions(inner));
   bottom->basisset.set = PETSC_FALSE;
+  bottom->adapts       = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -468,6 +522,7 @@ static PetscErrorCode PCMGBottomForget(PCMGBottom *bottom)
   bottom->agglomerated = PETSC_FALSE;
   bottom->renew        = PETSC_FALSE;
   bottom->ownsmethod   = PETSC_FALSE;
+  bottom->adapts       = PETSC_FALSE;
   bottom->basis[0]     = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -772,8 +827,10 @@ PetscErrorCode PCMGBottomRegister(void)
    pass over its rows gives the Gershgorin radius R = max_i sum_{j != i} |a_ij| / |a_ii|, so the spectrum of the
    Jacobi-preconditioned operator lies in the disc of radius R around 1 (one maximum over the ranks, no estimate).
    When that is safe, R < 1, or R <= 1 with the operator's null space attached (periodic Poisson), the bottom solver
-   is the Chebyshev basis on [1 - R, 1 + R] at s = 10 without telescoping, so a bottom solve of at most 10 iterations
-   is one global reduction; otherwise the `KSPCABICGSTAB` defaults (monomial, s = 4, telescoping). The report says
+   is the Chebyshev basis on [1 - R, 1 + R] without telescoping, so a bottom solve of at most s iterations is one
+   global reduction, at s = 10 for the first solve and then at s = 4, 8 or 10, the smallest not below the most iterations
+   of a bottom solve since the setup: a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
+   bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the `KSPCABICGSTAB` defaults (monomial, s = 4, telescoping). The report says
    which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win. The basis is chosen only for a method the
    policy set, and again at each setup while s, the basis and s-telescoping hold what it chose last: a
    `KSPCABICGSTAB` the program set (`KSPSetType()`, `KSPCABiCGStabSetS()` on the coarse `KSP`) keeps its own.
@@ -808,7 +865,8 @@ M*/
   Notes:
   The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
   `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
-  `KSPCABICGSTAB`, the Chebyshev basis at s = 10 on the Gershgorin interval of the coarse operator when that is safe.
+  `KSPCABICGSTAB`, the Chebyshev basis on the Gershgorin interval of the coarse operator when that is safe, at s = 10
+  for the first bottom solve and then at s = 4, 8 or 10, the smallest not below the most iterations of a bottom solve.
   It replaces only `PCMG`'s own choices: the method, rtol, max_it or `PC` that the program set on the coarse `KSP`
   (`PCMGGetCoarseSolve()`), before or after this call, stay the program's. PETSc's `-mg_coarse_` options are read
   after it and win over both. See `PCMGBottomSolver`.
