@@ -4,6 +4,9 @@
 #   gmg-cakrylov   the tutorial's GMG (KSPRICHARDSON + PCMG, SSOR smoothing, Q0 transfers) with the hook's default bottom
 #   gmg-lean       the same GMG with -smoother chebyshev -ksp_type cg (Chebyshev/Jacobi smoothing on [0.3, 2], CG outer)
 #   gmg-lean-bcgs  gmg-lean with a bcgs bottom
+#   gmg-lean-s10   gmg-lean with the hook's Chebyshev bottom at a fixed s = 10 (-mg_coarse_ksp_cabicgstab_s 10: the
+#                  policy before its s followed the bottom solves' iterations)
+#   gmg-lean-sell  gmg-lean with the operators in PETSc's sliced ELLPACK format (-dm_mat_type sell)
 #   gmg-bcgs       the SSOR GMG with a bcgs bottom
 #   gmg-redundant  the same with PETSc's default coarse solve (-bottom none: PCREDUNDANT LU)
 #   pfmg-cg        CG + hypre's PFMG on a hypre structured matrix (-dm_mat_type hyprestruct)
@@ -18,7 +21,8 @@
 # solvers (-pc_mg_log), the time split into smoothing (MGSmooth of the levels above the coarsest), residuals (MGResid),
 # transfers (MGInterp: restriction and interpolation), bottom (MGSmooth Level 0: the coarse solve) and the rest (KSPSolve
 # minus these: the outer Krylov method, or Richardson's residuals and norms). Runs alternate the variants; medians and
-# spreads (max/min - 1) over the runs. MG_REPORT_ONLY=1 prints the tables again from an existing mg.csv.
+# spreads (max/min - 1) over the runs. MG_REPORT_ONLY=1 prints the tables again from an existing mg.csv; MG_OUTPUT=NAME
+# writes NAME.txt/.csv/.png instead of mg.* (a study of some variants beside the full table).
 #   share/bench/mg.sh PMPI_LIB EX1 [-problems "poisson helmholtz"] [-n "64"] [-nodes "0 64 256 1024 4096 16384 32768"]
 #                     [-runs 3]
 # Writes share/bench/results/mg.txt and mg.csv, and mg.png when matplotlib is there (share/bench/plot.py mg; make bench-mg;
@@ -31,7 +35,7 @@ need_program "PMPI_LIB EX1 [-problems LIST] [-n LIST] [-nodes LIST] [-runs R]" "
 problems="poisson helmholtz" n=64 nodes="0 64 256 1024 4096 16384 32768" runs=3
 [ -n "$quick" ] && n=32 nodes="0 4096" runs=1
 options "problems n nodes runs" "$@"
-outputs mg
+outputs "${MG_OUTPUT:-mg}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 variants=${MG_VARIANTS:-gmg-cakrylov gmg-lean gmg-lean-bcgs gmg-bcgs gmg-redundant pfmg-cg boomeramg-cg gamg-cg}
@@ -41,6 +45,8 @@ variant_args() {
     gmg-cakrylov) echo "-pc_mg_log" ;;
     gmg-lean) echo "-smoother chebyshev -ksp_type cg -pc_mg_log" ;;
     gmg-lean-bcgs) echo "-smoother chebyshev -ksp_type cg -bottom bcgs -pc_mg_log" ;;
+    gmg-lean-s10) echo "-smoother chebyshev -ksp_type cg -mg_coarse_ksp_cabicgstab_s 10 -pc_mg_log" ;;
+    gmg-lean-sell) echo "-smoother chebyshev -ksp_type cg -dm_mat_type sell -pc_mg_log" ;;
     gmg-bcgs) echo "-bottom bcgs -pc_mg_log" ;;
     gmg-redundant) echo "-bottom none -pc_mg_log" ;;
     pfmg-cg) echo "-pc_type pfmg -dm_mat_type hyprestruct -ksp_type cg -ksp_norm_type unpreconditioned" ;;
@@ -94,7 +100,7 @@ done
 
 {
   echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC'); $(machine); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# command: $(rel "$0") $(rel "$lib") $(rel "$ex1") -problems \"$problems\" -n \"$n\" -nodes \"$nodes\" -runs $runs (make bench-mg)"
+  echo "# command: ${MG_VARIANTS:+MG_VARIANTS=\"$MG_VARIANTS\" }${MG_OUTPUT:+MG_OUTPUT=$MG_OUTPUT }$(rel "$0") $(rel "$lib") $(rel "$ex1") -problems \"$problems\" -n \"$n\" -nodes \"$nodes\" -runs $runs (make bench-mg)"
   [ "${MG_REPORT_ONLY:-0}" = 1 ] && echo "# (MG_REPORT_ONLY=1: the tables printed again from $(rel "$csv"), whose runs are older than this line's date)"
   echo "# tutorials/ex1 -dim 3, 2 ranks, rtol 1e-8 (unpreconditioned norm); p > 0: simulated (reductions and halo receives delayed, Krasnopolsky's T_G and T_L; a planning model)"
   python3 - "$csv" << 'PY'
