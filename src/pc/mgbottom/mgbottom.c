@@ -147,15 +147,17 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
    at s = 4 it builds 9, with the same one reduction. The most since the setup, not the last: s only grows, so a solve
    that needed a second outer iteration (a second reduction) makes the next ones take one again, and s (and its storage)
    changes at most twice per setup; at least 4, so that a solve of 3 after one of 2 does not take a second. A program
-   that changed s since (KSPCABiCGStabSetS()) keeps its own: the policy stops adapting.
+   that changed s (KSPCABiCGStabSetS()) or the method since keeps its own: the policy stops adapting.
 */
 static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its)
 {
-  PetscInt now, s;
+  PetscInt  now = 0, s;
+  PetscBool iscab;
 
   PetscFunctionBegin;
-  PetscCall(KSPCABiCGStabGetS(ksp, &now));
-  if (now != bottom->basisset.s) {
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
+  if (iscab) PetscCall(KSPCABiCGStabGetS(ksp, &now));
+  if (!iscab || now != bottom->basisset.s) { /* the program changed the method or s since the setup */
     bottom->adapts = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
