@@ -11,6 +11,7 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -reset : with -count_reductions, KSPReset() and the same V-cycles again (the bottom solver and its report after it)\n\
   -check_s : with -count_reductions and the policy's cabicgstab, whether s after the V-cycles is what the policy promises:\n\
              4, 8 or 10, the smallest not below the most iterations of a bottom solve, or -mg_coarse_ksp_cabicgstab_s\n\
+  -retype <type> : with -count_reductions, KSPSetType() on the coarse KSP after the first solve (the program's method)\n\
   -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
   -print_bottom : print the bottom KSP after the solve (method, PC; s and basis of cabicgstab)\n\
   -shift <c> : -Laplacian + c/h^2 (c > 0: strictly diagonally dominant, so the bottom policy takes the Chebyshev basis)\n\n";
@@ -301,7 +302,7 @@ static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax)
 }
 
 /* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
-static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s)
+static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s, const char retype[])
 {
   PCMGBottomReport before, report;
   Vec              x, b;
@@ -310,6 +311,12 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool che
   PetscFunctionBegin;
   PetscCall(KSPSolve(ksp, NULL, NULL)); /* a first V-cycle sets up the coarse solver (PETSc's setup reductions) */
   PetscCall(LastBottomIterations(pc, &itsmax));
+  if (retype[0]) { /* the program changes the bottom method after the policy's setup: the policy's s must leave it alone */
+    KSP coarse;
+
+    PetscCall(PCMGGetCoarseSolve(pc, &coarse));
+    PetscCall(KSPSetType(coarse, retype));
+  }
   PetscCall(KSPGetSolution(ksp, &x));
   PetscCall(KSPGetRhs(ksp, &b));
   PetscCall(VecCopy(x, b)); /* then V-cycles alone, PCApply(), on some right-hand side */
@@ -383,7 +390,7 @@ int main(int argc, char **argv)
   PCMGBottomReport report;
   PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0;
   PetscReal        shift      = 0.0;
-  char             bottom[64] = "", code_type[64] = "";
+  char             bottom[64] = "", code_type[64] = "", retype[64] = "";
   PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, check_s = PETSC_FALSE, ismg;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -401,6 +408,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
   PetscCall(PetscOptionsBool("-reset", "KSPReset() and the V-cycles again", NULL, reset, &reset, NULL));
   PetscCall(PetscOptionsBool("-check_s", "Whether s of the policy's cabicgstab follows the bottom solves", NULL, check_s, &check_s, NULL));
+  PetscCall(PetscOptionsString("-retype", "KSPSetType() on the coarse KSP after the first solve", NULL, retype, retype, sizeof(retype), NULL));
   PetscCall(PetscOptionsString("-code_ksp_type", "KSPSetType() on the coarse KSP in code", NULL, code_type, code_type, sizeof(code_type), NULL));
   PetscCall(PetscOptionsInt("-code_max_it", "KSPSetTolerances() on the coarse KSP in code", NULL, code_max_it, &code_max_it, NULL));
   PetscCall(PetscOptionsInt("-code_s", "KSPCABiCGStabSetS() on the coarse KSP in code", NULL, code_s, &code_s, NULL));
@@ -450,13 +458,13 @@ int main(int argc, char **argv)
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
 
   if (cycles) {
-    PetscCall(CountCycles(ksp, pc, cycles, check_s));
+    PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
     if (reset) { /* the same PCMG set up again: the bottom solver and the report must follow it */
       PetscCall(KSPReset(ksp));
       PetscCall(KSPSetUp(ksp));
       ncomputed = 0;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPReset() and KSPSetUp():\n"));
-      PetscCall(CountCycles(ksp, pc, cycles, check_s));
+      PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
       PetscCall(PrintBottom(pc));
     }
   } else {
@@ -548,6 +556,15 @@ int main(int argc, char **argv)
       args: -pc_mg_bottom_ksp_type {{cabicgstab bcgs bcgsm pipebcgsm autobcgs}} -count_reductions 3
       filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
       output_file: output/mgbottom_reductions.out
+
+   # the program changes the bottom method after the policy chose its Chebyshev cabicgstab (whose s follows the solves):
+   # the policy stops adapting s and leaves the new method alone; the counts as above (the new method sets the coarse
+   # KSP up again, so the coarse operator is computed again: the program's doing)
+   test:
+      suffix: reductions_retype
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type cabicgstab -shift 0.5 -retype bcgs -count_reductions 3
+      filter: sed -E "s/reported [0-9]+, counted by MPI [0-9]+ \\([0-9]+ non-blocking\\)/reported N, counted N/"
 
    # a bottom cabicgstab with the Newton or Chebyshev basis: the spectrum estimate (GMRES, in the first bottom solve) is counted too
    test:
