@@ -316,6 +316,7 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool che
 
     PetscCall(PCMGGetCoarseSolve(pc, &coarse));
     PetscCall(KSPSetType(coarse, retype));
+    PetscCall(KSPSetUp(coarse)); /* its setup (and its reductions) before the counted V-cycles */
   }
   PetscCall(KSPGetSolution(ksp, &x));
   PetscCall(KSPGetRhs(ksp, &b));
