@@ -175,23 +175,14 @@ static PetscErrorCode CAKrylovKSPProgressSpMVRows(Mat A, const PetscScalar *x, P
    structure changes */
 static PetscErrorCode CAKrylovKSPProgressHaloScatter(CAKrylovKSPProgress *pr, Mat A, Vec x)
 {
-  Mat              Ao;
-  const PetscInt  *garray;
-  PetscInt         nghost;
   PetscObjectState state;
-  IS               from;
 
   PetscFunctionBegin;
   PetscCall(MatGetNonzeroState(A, &state));
   if (pr->halo && pr->halo_mat == A && pr->halo_state == state) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecScatterDestroy(&pr->halo));
   PetscCall(VecDestroy(&pr->ghost));
-  PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
-  PetscCall(MatGetSize(Ao, NULL, &nghost));
-  PetscCall(VecCreateSeq(PETSC_COMM_SELF, nghost, &pr->ghost));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_USE_POINTER, &from));
-  PetscCall(VecScatterCreate(x, from, pr->ghost, NULL, &pr->halo));
-  PetscCall(ISDestroy(&from));
+  PetscCall(CAKrylovMatHaloCreate(A, x, &pr->halo, &pr->ghost));
   pr->halo_mat   = A;
   pr->halo_state = state;
   PetscFunctionReturn(PETSC_SUCCESS);

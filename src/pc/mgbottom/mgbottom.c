@@ -256,59 +256,6 @@ static PetscErrorCode PCMGBottomSetType(PCMGBottom *bottom, KSP ksp, KSPType typ
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* max_i R_i over the local rows of a matrix whose rows can be read (MatGetRow()); PETSC_MAX_REAL for a zero diagonal entry */
-static PetscErrorCode PCMGBottomGershgorinLocal(Mat A, PetscReal *local)
-{
-  PetscInt rstart, rend;
-
-  PetscFunctionBegin;
-  *local = 0.0;
-  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
-  for (PetscInt row = rstart; row < rend && *local < PETSC_MAX_REAL; row++) {
-    const PetscInt    *cols;
-    const PetscScalar *vals;
-    PetscInt           ncols;
-    PetscReal          diag = 0.0, off = 0.0;
-
-    PetscCall(MatGetRow(A, row, &ncols, &cols, &vals));
-    for (PetscInt j = 0; j < ncols; j++) {
-      if (cols[j] == row) diag = PetscAbsScalar(vals[j]);
-      else off += PetscAbsScalar(vals[j]);
-    }
-    PetscCall(MatRestoreRow(A, row, &ncols, &cols, &vals));
-    *local = diag > 0.0 ? PetscMax(*local, off / diag) : PETSC_MAX_REAL;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-   Gershgorin's theorem for the Jacobi-preconditioned operator D^{-1} A (and A D^{-1}, which has the same eigenvalues):
-   its eigenvalues lie in the union of the discs centred at 1 with radii R_i = sum_{j != i} |a_ij| / |a_ii|. One pass over
-   the local rows and one maximum over the ranks give R = max_i R_i; +infinity for a zero diagonal entry or a matrix type
-   whose rows cannot be read. MATSELL (-dm_mat_type sell) gives no rows: its coarse operator, small, is read from a copy
-   converted to MATAIJ (the same entries). Other types without rows (MATSHELL) are not converted: that would cost one
-   operator application per column.
-*/
-static PetscErrorCode PCMGBottomGershgorinRadius(Mat A, PetscReal *R)
-{
-  PetscReal local;
-  PetscBool hasrow, issell;
-
-  PetscFunctionBegin;
-  PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &issell, MATSEQSELL, MATMPISELL, ""));
-  if (hasrow) PetscCall(PCMGBottomGershgorinLocal(A, &local));
-  else if (issell) {
-    Mat aij;
-
-    PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &aij));
-    PetscCall(PCMGBottomGershgorinLocal(aij, &local));
-    PetscCall(MatDestroy(&aij));
-  } else local = PETSC_MAX_REAL;
-  PetscCall(MPIU_Allreduce(&local, R, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)A)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Whether the Gershgorin interval [1 - R, 1 + R] bounds the spectrum safely (see PCMGBottomChooseBasis()) */
 static PetscErrorCode PCMGBottomGershgorinSafe(KSP ksp, PetscReal R, MatNullSpace nullsp, PetscBool *isjacobi, PetscBool *safe)
 {
@@ -369,7 +316,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   if (!(iscab || isauto) || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
   /* the radii of the coarse operator on all ranks (under PCTELESCOPE the inner KSP's copy of it is filled later) */
   PetscCall(KSPGetOperators(coarse, &A, NULL));
-  PetscCall(PCMGBottomGershgorinRadius(A, &R));
+  PetscCall(CAKrylovMatGershgorinRadius(A, &R));
   PetscCall(MatGetNullSpace(A, &nullsp));
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS); /* a rank idle under PCTELESCOPE */
   if (isauto) PetscFunctionReturn(PCMGBottomAutoSpectrum(bottom, ksp, R, nullsp));
