@@ -233,3 +233,9 @@ CAKRYLOV_EXTERN PetscErrorCode PCMGBottomReportReset(PC);
 #define PCSYNTHETIC "synthetic"
 CAKRYLOV_EXTERN PetscErrorCode PCSyntheticSetComplexity(PC, PetscInt);
 CAKRYLOV_EXTERN PetscErrorCode PCSyntheticGetComplexity(PC, PetscInt *);
+
+/* PCCHEBYJACOBI: Chebyshev-accelerated Jacobi, one fused pass over the rows per iteration (a multigrid smoother) */
+#define PCCHEBYJACOBI "chebyjacobi"
+CAKRYLOV_EXTERN PetscErrorCode PCChebyJacobiSetEigenvalues(PC, PetscReal, PetscReal);
+CAKRYLOV_EXTERN PetscErrorCode PCChebyJacobiGetEigenvalues(PC, PetscReal *, PetscReal *);
+CAKRYLOV_EXTERN PetscErrorCode PCChebyJacobiSetIterations(PC, PetscInt);

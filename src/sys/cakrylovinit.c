@@ -39,6 +39,7 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(KSPRegister(KSPAUTOBCGS, KSPCreate_AutoBCGS));
   PetscCall(PCMGBottomRegister());
   PetscCall(PCRegister(PCSYNTHETIC, PCCreate_Synthetic));
+  PetscCall(PCRegister(PCCHEBYJACOBI, PCCreate_ChebyJacobi));
   /* one style: "CAK" and what the event times (at most 16 characters, the width of -log_view's column) */
   PetscCall(PetscLogEventRegister("CAKCABasis", KSP_CLASSID, &CAKRYLOV_CABasis));
   PetscCall(PetscLogEventRegister("CAKCAGram", KSP_CLASSID, &CAKRYLOV_CAGram));

@@ -13,6 +13,7 @@ PETSC_INTERN PetscErrorCode KSPCreate_CABiCGStab(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_BCGSM(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_PIPEBCGSM(KSP);
 PETSC_INTERN PetscErrorCode PCCreate_Synthetic(PC);
+PETSC_INTERN PetscErrorCode PCCreate_ChebyJacobi(PC);
 PETSC_INTERN PetscErrorCode KSPCreate_RBiCGStab(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_AutoBCGS(KSP);
 
