@@ -7,6 +7,11 @@
 #   gmg-lean-s10   gmg-lean with the hook's Chebyshev bottom at a fixed s = 10 (-mg_coarse_ksp_cabicgstab_s 10: the
 #                  policy before its s followed the bottom solves' iterations)
 #   gmg-lean-sell  gmg-lean with the operators in PETSc's sliced ELLPACK format (-dm_mat_type sell)
+#   gmg-fused      the GMG with this library's PCCHEBYJACOBI (-smoother chebyjacobi -ksp_type cg: KSPRICHARDSON hands its 2
+#                  sweeps to the PC, one fused pass over the rows per Chebyshev step, on [0.4, 2])
+#   gmg-fused-03   gmg-fused on gmg-lean's interval [0.3, 2]: the same polynomial as gmg-lean, so that the fused pass and
+#                  the interval are measured apart
+#   gmg-fused-auto gmg-fused with the autobcgs bottom (-bottom autobcgs: the hook hands autobcgs its interval, it chooses)
 #   gmg-bcgs       the SSOR GMG with a bcgs bottom
 #   gmg-redundant  the same with PETSc's default coarse solve (-bottom none: PCREDUNDANT LU)
 #   pfmg-cg        CG + hypre's PFMG on a hypre structured matrix (-dm_mat_type hyprestruct)
@@ -38,7 +43,7 @@ options "problems n nodes runs" "$@"
 outputs "${MG_OUTPUT:-mg}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-variants=${MG_VARIANTS:-gmg-cakrylov gmg-lean gmg-lean-bcgs gmg-bcgs gmg-redundant pfmg-cg boomeramg-cg gamg-cg}
+variants=${MG_VARIANTS:-gmg-cakrylov gmg-lean gmg-fused gmg-lean-bcgs gmg-bcgs gmg-redundant pfmg-cg boomeramg-cg gamg-cg}
 
 variant_args() {
   case $1 in
@@ -47,6 +52,9 @@ variant_args() {
     gmg-lean-bcgs) echo "-smoother chebyshev -ksp_type cg -bottom bcgs -pc_mg_log" ;;
     gmg-lean-s10) echo "-smoother chebyshev -ksp_type cg -mg_coarse_ksp_cabicgstab_s 10 -pc_mg_log" ;;
     gmg-lean-sell) echo "-smoother chebyshev -ksp_type cg -dm_mat_type sell -pc_mg_log" ;;
+    gmg-fused) echo "-smoother chebyjacobi -ksp_type cg -pc_mg_log" ;;
+    gmg-fused-auto) echo "-smoother chebyjacobi -ksp_type cg -bottom autobcgs -pc_mg_log" ;;
+    gmg-fused-03) echo "-smoother chebyjacobi -ksp_type cg -mg_levels_pc_chebyjacobi_eigenvalues 0.3,2 -pc_mg_log" ;;
     gmg-bcgs) echo "-bottom bcgs -pc_mg_log" ;;
     gmg-redundant) echo "-bottom none -pc_mg_log" ;;
     pfmg-cg) echo "-pc_type pfmg -dm_mat_type hyprestruct -ksp_type cg -ksp_norm_type unpreconditioned" ;;
