@@ -28,6 +28,11 @@
 #include <petsc/private/pcimpl.h>
 
 #define PCCHEBYJACOBI_LOWER 0.2 /* emin = PCCHEBYJACOBI_LOWER emax by default: the upper 80 % of the interval is damped */
+#if PetscHasAttribute(always_inline)
+  #define PCCHEBYJACOBI_INLINE static inline __attribute__((always_inline))
+#else
+  #define PCCHEBYJACOBI_INLINE static inline
+#endif
 
 typedef struct {
   PetscReal  emin, emax; /* the interval of D^{-1} A damped by the polynomial */
@@ -39,7 +44,7 @@ typedef struct {
   PetscBool  fused;      /* the operator is MATSEQAIJ or MATMPIAIJ: one pass per step */
   VecScatter halo;       /* MATMPIAIJ: the off-rank entries of x_k ... */
   Vec        ghost;      /* ... into this */
-  PetscInt   nruns;      /* MATMPIAIJ: the local rows as runs [run[2t], run[2t + 1]) alternately without and with off-rank columns */
+  PetscInt   nruns;      /* MATMPIAIJ: the local rows as runs [run[t], run[t + 1]), t < nruns, without (t even) and with (t odd) off-rank columns */
   PetscInt  *run;
   PetscInt   steps; /* steps made since creation (PCView()) */
 } PC_ChebyJacobi;
@@ -56,7 +61,7 @@ typedef struct {
    it writes it), else x_{k-1} = 0. xn is never xc. Inlined with constant flags (PCChebyJacobiStepRows()), so that each
    case is a loop without tests.
 */
-static inline __attribute__((always_inline)) void PCChebyJacobiStepRowsCase(const PCChebyJacobiRows *m, const PetscBool off, PetscInt i0, PetscInt i1, const PetscScalar *PETSC_RESTRICT xc, const PetscBool prev, PetscScalar c1, PetscScalar c2, PetscScalar *PETSC_RESTRICT xn)
+PCCHEBYJACOBI_INLINE void PCChebyJacobiStepRowsCase(const PCChebyJacobiRows *m, const PetscBool off, PetscInt i0, PetscInt i1, const PetscScalar *PETSC_RESTRICT xc, const PetscBool prev, PetscScalar c1, PetscScalar c2, PetscScalar *PETSC_RESTRICT xn)
 {
   const PetscInt *PETSC_RESTRICT ai = m->ai, *PETSC_RESTRICT aj = m->aj, *PETSC_RESTRICT oi = m->oi, *PETSC_RESTRICT oj = m->oj;
   const PetscScalar *PETSC_RESTRICT aa = m->aa, *PETSC_RESTRICT oa = m->oa, *PETSC_RESTRICT g = m->g, *PETSC_RESTRICT b = m->b, *PETSC_RESTRICT d = m->d;
