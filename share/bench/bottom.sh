@@ -8,7 +8,8 @@
 # halo messages, the time in the bottom solves and in the whole PCMG (the solve: KSPRICHARDSON runs all its V-cycles
 # inside PCMG).
 #   share/bench/bottom.sh PMPI_LIB EX1 [tutorial options, default: -dim 3 -n 32 -coarse_n 8]
-# Writes share/bench/results/bottom.txt and bottom.csv, and bottom.png when matplotlib is there (share/bench/plot.py bottom).
+# Writes share/bench/results/bottom.txt and bottom.csv, and bottom.png when matplotlib is there (share/bench/plot.py bottom);
+# BOTTOM_OUTPUT=NAME writes NAME.txt/.csv/.png instead (a rerun beside the study the text quotes).
 # BOTTOM_HALO="krasnopolsky none" (the default) selects the halo models of the simulated points: krasnopolsky (reductions
 # and halo receives delayed), none (reductions only).
 # The simulator delays the global reductions and the halo receives only (nothing else of a large machine: no contention,
@@ -20,7 +21,7 @@ shift 2
 targs=("$@")
 [ ${#targs[@]} -gt 0 ] || targs=(-dim 3 -n 32 -coarse_n 8)
 . "$(dirname "$0")/common.sh"
-outputs bottom
+outputs "${BOTTOM_OUTPUT:-bottom}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
