@@ -123,6 +123,7 @@ typedef struct {
 } KSPAutoBCGSChoice;
 CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSGetChoice(KSP, KSPAutoBCGSChoice *, PetscInt *, const KSPAutoBCGSChoice **, PetscInt *);
 CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSSetSpectrum(KSP, PetscReal, PetscReal);
+CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSSetIterations(KSP, PetscReal);
 CAKRYLOV_EXTERN PetscErrorCode KSPAutoBCGSChoiceView(KSP, PetscViewer);
 
 /*E

@@ -1,5 +1,5 @@
 static char help[] = "KSPAUTOBCGS: the chosen solver bit for bit, the choice under a planning model, when it is made again, bad options.\n"
-                     "-test <same|model|rechoose|options|matsolve|uneven>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
+                     "-test <same|model|rechoose|options|matsolve|uneven|iterations|kept>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
                      "every KSP option applies to the KSPs made here.\n";
 
 #include <cakrylov.h>
@@ -7,6 +7,7 @@ static char help[] = "KSPAUTOBCGS: the chosen solver bit for bit, the choice und
 #include <petscdmda.h>
 
 #include "stencil.h"
+#include "reductioncounter.h"
 
 typedef enum {
   TEST_SAME,
@@ -14,9 +15,11 @@ typedef enum {
   TEST_RECHOOSE,
   TEST_OPTIONS,
   TEST_MATSOLVE,
-  TEST_UNEVEN
+  TEST_UNEVEN,
+  TEST_ITERATIONS,
+  TEST_KEPT
 } Test;
-static const char *const Tests[] = {"same", "model", "rechoose", "options", "matsolve", "uneven", "Test", "TEST_", NULL};
+static const char *const Tests[] = {"same", "model", "rechoose", "options", "matsolve", "uneven", "iterations", "kept", "Test", "TEST_", NULL};
 
 /* A KSP of the options database's settings, of type `type` */
 static PetscErrorCode CreateSolver(Mat A, KSPType type, KSP *ksp)
@@ -142,6 +145,97 @@ static PetscErrorCode TestRechoose(Mat A, Vec b)
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&B));
   PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSPAutoBCGSSetIterations() after a choice, on a given interval under a planning model where a reduction costs
+   milliseconds (one outer iteration per solve is the fastest): cabicgstab at the smallest s of the candidates
+   (2, 4, 6, ..., 16) not below the iterations, predicted again without a new measurement; each next solve bitwise that
+   of cabicgstab set by hand with that s and basis on the interval, without telescoping */
+static PetscErrorCode TestIterations(Mat A, Vec b)
+{
+  const PetscReal lmin = 0.01, lmax = 1.99;
+  const PetscInt  its[3] = {3, 7, 10}, expect[3] = {4, 8, 10};
+  KSP             autoksp;
+  Vec             xa, xh;
+  PetscInt        n0, n;
+  PetscBool       chose = PETSC_TRUE, same = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &xa));
+  PetscCall(VecDuplicate(b, &xh));
+  PetscCall(CreateSolver(A, KSPAUTOBCGS, &autoksp));
+  PetscCall(KSPAutoBCGSSetSpectrum(autoksp, lmin, lmax));
+  PetscCall(KSPSolve(autoksp, b, xa)); /* the choice, for the default 100 iterations per solve */
+  PetscCall(KSPAutoBCGSGetChoice(autoksp, NULL, NULL, NULL, &n0));
+  for (PetscInt i = 0; i < 3; i++) {
+    KSPAutoBCGSChoice choice;
+    KSP               hand;
+    PetscInt          ita, ith;
+    PetscBool         equal, iscab;
+
+    PetscCall(KSPAutoBCGSSetIterations(autoksp, its[i]));
+    PetscCall(KSPAutoBCGSGetChoice(autoksp, &choice, NULL, NULL, &n));
+    PetscCall(PetscStrcmp(choice.type, KSPCABICGSTAB, &iscab));
+    if (!iscab || choice.s != expect[i] || n != n0) {
+      chose = PETSC_FALSE;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " iterations: chose %s s = %" PetscInt_FMT " (%" PetscInt_FMT " choices measured)\n", its[i], choice.type, choice.s, n));
+    }
+    PetscCall(KSPSolve(autoksp, b, xa));
+    PetscCall(CreateSolver(A, choice.type, &hand));
+    if (choice.s) {
+      PetscCall(KSPCABiCGStabSetS(hand, choice.s));
+      PetscCall(KSPCABiCGStabSetBasis(hand, choice.basis));
+      if (choice.basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV) {
+        PetscCall(KSPCABiCGStabSetSpectrum(hand, lmin, lmax));
+        PetscCall(KSPCABiCGStabSetTelescope(hand, PETSC_FALSE));
+      }
+    }
+    PetscCall(KSPSolve(hand, b, xh));
+    PetscCall(KSPGetIterationNumber(autoksp, &ita));
+    PetscCall(KSPGetIterationNumber(hand, &ith));
+    PetscCall(VecEqual(xa, xh, &equal));
+    if (!equal || ita != ith) {
+      same = PETSC_FALSE;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " iterations: %" PetscInt_FMT " against %" PetscInt_FMT " by hand, x %s\n", its[i], ita, ith, equal ? "equal" : "different"));
+    }
+    PetscCall(KSPDestroy(&hand));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPAutoBCGSSetIterations(3, 7, 10): cabicgstab at the smallest s not below them, no new measurement: %s\n", chose ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "each next solve: the iterations and x of that cabicgstab set by hand, bit for bit: %s\n", same ? "yes" : "NO"));
+  PetscCall(KSPDestroy(&autoksp));
+  PetscCall(VecDestroy(&xa));
+  PetscCall(VecDestroy(&xh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A second KSPAUTOBCGS on the communicator times no reduction again (the times the first measured are kept on it): the
+   global reductions of its setup (counted by MPI) are those of the first less 4, the 3 that timed the reductions (8
+   bytes twice, s = 4's Gram matrix once) and the first non-blocking one that warmed MPI's non-blocking path */
+static PetscErrorCode TestKept(Mat A)
+{
+  PetscInt n[2];
+  Vec      x, y;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatMult(A, x, y)); /* the operator's lazy setup (its halo's PetscSF, a reduction) before the counts */
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  for (PetscInt i = 0; i < 2; i++) {
+    KSP ksp;
+
+    PetscCall(CreateSolver(A, KSPAUTOBCGS, &ksp));
+    nreductions = nnonblocking = 0;
+    counting                   = PETSC_TRUE;
+    PetscCall(KSPSetUp(ksp));
+    counting = PETSC_FALSE;
+    n[i]     = nreductions;
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a second autobcgs on the communicator: the reduction times kept, 4 global reductions fewer at its setup: %s\n", n[0] - n[1] == 4 ? "yes" : "NO"));
+  if (n[0] - n[1] != 4) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " then %" PetscInt_FMT "\n", n[0], n[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -319,6 +413,12 @@ int main(int argc, char **argv)
   case TEST_UNEVEN:
     PetscCall(TestUneven());
     break;
+  case TEST_ITERATIONS:
+    PetscCall(TestIterations(A, b));
+    break;
+  case TEST_KEPT:
+    PetscCall(TestKept(A));
+    break;
   }
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -367,6 +467,18 @@ int main(int argc, char **argv)
    test:
       suffix: options
       args: -test options
+
+   # the reduction times kept on the communicator for the next autobcgs
+   test:
+      suffix: kept
+      nsize: 2
+      args: -test kept -pc_type jacobi
+
+   # KSPAutoBCGSSetIterations() after a choice (the bottom hook's feed): predicted again, bit for bit the type by hand
+   test:
+      suffix: iterations
+      nsize: {{1 2}}
+      args: -test iterations -pc_type jacobi -ksp_autobcgs_model krasnopolsky -ksp_autobcgs_nodes 1e6
 
    test:
       suffix: matsolve

@@ -20,9 +20,10 @@ PETSC_INTERN PetscErrorCode KSPCreate_AutoBCGS(KSP);
 /* src/pc/mgbottom: makes PCMG's constructor the one with the bottom-solver hook */
 PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
 
-/* src/mat: what the library reads of its users' matrices */
+/* src/mat: what the library reads of its users' matrices, and its dense views over its own storage */
 PETSC_INTERN PetscErrorCode CAKrylovMatGershgorinRadius(Mat, PetscReal *);
 PETSC_INTERN PetscErrorCode CAKrylovMatHaloCreate(Mat, Vec, VecScatter *, Vec *);
+PETSC_INTERN PetscErrorCode CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
 
 /* MPI_Iallreduce calls made by the library on more than one rank (PETSc's petsc_allreduce_ct counts MPI_Allreduce) */
 PETSC_INTERN PetscLogDouble CAKrylovIallreduceCount;

@@ -113,6 +113,7 @@ typedef struct {
   /* the measurement and the predictions */
   CAKrylovCosts     costs;
   PetscReal         setup_time;
+  PetscBool         red_kept; /* the reduction times were those an earlier KSPAUTOBCGS measured on this communicator */
   PetscInt          n, chosen, nchoices;
   KSPAutoBCGSChoice cand[AUTOBCGS_NCAND];
   /* the chosen type on this KSP, and what it was chosen for */
@@ -150,6 +151,57 @@ PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *c, PetscReal work, PetscReal
   const PetscReal T = CAKrylovCostsReduction(c, bytes);
 
   return PetscMax(work + c->gamma * T, T);
+}
+
+/* The reduction times measured on a communicator, kept on it as an MPI attribute for the next KSPAUTOBCGS there: what a
+   reduction costs is the communicator's and the machine's, not the operator's, so a program that makes many KSPs (a new
+   one per solve, several fields, a new choice for a new operator) times them once; gamma, the overlap during this
+   operator's SpMV, is measured by each. The values are the maximum over the ranks, the same on all of them. */
+typedef struct {
+  PetscReal red[CAKRYLOV_COSTS_NRED];
+} KSPAutoBCGSCommCosts;
+
+static PetscMPIInt AutoBCGSCommKeyval = MPI_KEYVAL_INVALID;
+
+static PetscMPIInt MPIAPI KSPAutoBCGSCommCostsDelete(MPI_Comm comm, PetscMPIInt keyval, void *attr, void *extra)
+{
+  (void)comm, (void)keyval, (void)extra;
+  return PetscFree(attr) ? MPI_ERR_OTHER : MPI_SUCCESS;
+}
+
+static PetscErrorCode KSPAutoBCGSCommKeyvalFree(void)
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_free_keyval(&AutoBCGSCommKeyval));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reduction times kept on comm, or NULL */
+static PetscErrorCode KSPAutoBCGSCommCostsGet(MPI_Comm comm, KSPAutoBCGSCommCosts **kept)
+{
+  PetscMPIInt found;
+
+  PetscFunctionBegin;
+  *kept = NULL;
+  if (AutoBCGSCommKeyval == MPI_KEYVAL_INVALID) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_get_attr(comm, AutoBCGSCommKeyval, kept, &found));
+  if (!found) *kept = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPAutoBCGSCommCostsKeep(MPI_Comm comm, const PetscReal red[])
+{
+  KSPAutoBCGSCommCosts *kept;
+
+  PetscFunctionBegin;
+  if (AutoBCGSCommKeyval == MPI_KEYVAL_INVALID) {
+    PetscCallMPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, KSPAutoBCGSCommCostsDelete, &AutoBCGSCommKeyval, NULL));
+    PetscCall(PetscRegisterFinalize(KSPAutoBCGSCommKeyvalFree));
+  }
+  PetscCall(PetscNew(&kept));
+  PetscCall(PetscArraycpy(kept->red, red, CAKRYLOV_COSTS_NRED));
+  PetscCallMPI(MPI_Comm_set_attr(comm, AutoBCGSCommKeyval, kept));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The smallest of `reps` timings of `call`, after one untimed call if `warm` (the first use of an operation) */
@@ -201,13 +253,16 @@ static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscRea
 
 /* The best of 2 PCMatApply() of one column after a warm-up, or *done false if the PC's PCMatApply() refuses (PCASM with
    the program's subdomains: not implemented), before any work */
-static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscInt nloc, PetscReal *t, PetscBool *done)
+static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscReal *t, PetscBool *done)
 {
-  Mat            X, Y;
+  Mat            X, Y, A;
+  PetscLayout    rows;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), nloc, PETSC_DECIDE, PETSC_DETERMINE, 1, NULL, &X)); /* zero */
+  PetscCall(PCGetOperators(pc, &A, NULL));
+  PetscCall(MatGetLayouts(A, &rows, NULL));
+  PetscCall(CAKrylovMatCreateDense(rows, 1, NULL, 0, &X)); /* zero; no reduction of its own */
   PetscCall(MatAssemblyBegin(X, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(X, MAT_FINAL_ASSEMBLY));
   PetscCall(MatDuplicate(X, MAT_DO_NOT_COPY_VALUES, &Y));
@@ -225,21 +280,25 @@ static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscInt nloc, PetscReal 
 /* The measurement: compute on this machine always; reductions and gamma measured unless the model or the options give them */
 static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
 {
-  CAKrylovCosts  *c             = &a->costs;
-  MPI_Comm        comm          = PetscObjectComm((PetscObject)ksp);
-  const PetscBool measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
-  PetscInt        smax          = 2, nloc;
-  PetscScalar    *buf, warm = 0;
-  PetscReal       t[8], vec;
-  PetscBool       identity;
-  Mat             A;
-  Vec             x, y, z;
-  MPI_Request     req;
-  PetscLogDouble  t0, t1;
+  CAKrylovCosts        *c             = &a->costs;
+  MPI_Comm              comm          = PetscObjectComm((PetscObject)ksp);
+  const PetscBool       measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
+  KSPAutoBCGSCommCosts *kept;
+  PetscBool             warm_nb;
+  PetscInt              smax = 2, nloc;
+  PetscScalar          *buf, warm = 0;
+  PetscReal             t[8], vec;
+  PetscBool             identity;
+  Mat                   A;
+  Vec                   x, y, z;
+  MPI_Request           req;
+  PetscLogDouble        t0, t1;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < AUTOBCGS_NS; i++)
     if (AutoS[i] <= a->smax) smax = AutoS[i];
+  PetscCall(KSPAutoBCGSCommCostsGet(comm, &kept));
+  a->red_kept = !a->model && kept ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PCSetUp(ksp->pc));
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
   if (ksp->vec_rhs) { /* KSPSolve()'s b, only read: no new layout (a collective) and no first touch of x */
@@ -255,10 +314,11 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   PetscCall(VecGetLocalSize(x, &nloc));
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
   /* the first MatMult() with the first MPI_Iallreduce() in flight when gamma is measured: both warmed at once (a first
-     non-blocking call is slow) */
-  if (measure_gamma) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+     non-blocking call is slow; where reduction times are kept, an earlier measurement on this communicator made one) */
+  warm_nb = measure_gamma && !a->red_kept ? PETSC_TRUE : PETSC_FALSE;
+  if (warm_nb) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
   PetscCall(MatMult(A, x, y));
-  if (measure_gamma) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  if (warm_nb) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   AUTOBCGS_TIME(t[0], MatMult(A, x, y), PETSC_FALSE, 2);
   t[1] = 0;
   if (!identity) {
@@ -266,7 +326,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
 
     /* Outside KSPSolve() (no b yet: KSPMatSolve(), or KSPSetUp() called by the program) as PCMatApply() of one column
        if the PC has one that works: a block solve applies the PC only so, and programs check it (PETSc's ex79) */
-    if (!ksp->vec_rhs && ksp->pc->ops->matapply) PetscCall(KSPAutoBCGSTimePCMatApply(ksp->pc, nloc, &t[1], &block));
+    if (!ksp->vec_rhs && ksp->pc->ops->matapply) PetscCall(KSPAutoBCGSTimePCMatApply(ksp->pc, &t[1], &block));
     if (!block) AUTOBCGS_TIME(t[1], PCApply(ksp->pc, x, y), PETSC_TRUE, 2);
   }
   AUTOBCGS_TIME(vec, VecAXPBYPCZ(z, 1.0, -1.0, 0.5, x, y), PETSC_FALSE, 2); /* 3 reads, 1 write, of vectors in use */
@@ -277,7 +337,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   c->red_bytes[1] = KSPCABiCGStabGramBytes(4);
   PetscCall(PetscCalloc1((size_t)c->red_bytes[1] / sizeof(PetscScalar), &buf));
   t[4] = t[5] = 0;
-  if (!a->model) { /* 8 bytes the best of 2 (MPI is warm: the operators were set up), s = 4's Gram matrix once */
+  if (!a->model && !a->red_kept) { /* 8 bytes the best of 2 (MPI is warm: the operators were set up), s = 4's Gram matrix once */
     AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 2);
     AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, (PetscInt)(c->red_bytes[1] / sizeof(PetscScalar))), PETSC_FALSE, 1);
   }
@@ -297,7 +357,8 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   c->pc        = t[1];
   c->vec       = t[2];
   c->gemm_rate = 1 / t[3];
-  for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = t[4 + i];
+  for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = a->red_kept ? kept->red[i] : t[4 + i];
+  if (!a->model && !a->red_kept) PetscCall(KSPAutoBCGSCommCostsKeep(comm, c->red));
   c->red_exp = c->red[0] > 0 && c->red[1] > c->red[0] ? PetscLogReal(c->red[1] / c->red[0]) / PetscLogReal(c->red_bytes[1] / c->red_bytes[0]) : 0;
   c->right   = ksp->pc_side == PC_RIGHT ? PETSC_TRUE : PETSC_FALSE;
   c->nodes   = a->model ? a->nodes : 0;
@@ -343,9 +404,10 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
         const PetscBool given = a->lmax > a->lmin ? PETSC_TRUE : PETSC_FALSE;
 
         k->s = AutoS[i];
-        /* the s-study: monomial only to s = 4; a Chebyshev basis on a given interval runs without telescoping and without
-           an estimate, else it pays its spectrum estimate (2 s GMRES steps, two reductions each) */
-        k->basis = k->s <= 4 ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV;
+        /* the s-study: monomial only to s = 4; a Chebyshev basis on a given interval (every s: the bottom policy's basis
+           for short bottom solves is Chebyshev at s = 4) runs without telescoping and without an estimate, else it pays
+           its spectrum estimate (2 s GMRES steps, two reductions each) */
+        k->basis = k->s <= 4 && !given ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV;
         k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis, k->basis == KSP_CABICGSTAB_BASIS_MONOMIAL || !given ? PETSC_TRUE : PETSC_FALSE, a->est_its);
         if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !given) k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / a->est_its;
       }
@@ -539,6 +601,7 @@ static PetscErrorCode KSPDestroy_AutoBCGS(KSP ksp)
   PetscCall(PetscObjectCompose((PetscObject)ksp, "KSPAutoBCGS", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSGetChoice_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSSetSpectrum_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSSetIterations_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -583,8 +646,8 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
     if (c->nodes > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions measured: %g us (%g B), %g us (%g B); other sizes by the power law through them, exponent %.3g\n", (double)(1e6 * c->red[0]), (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1],
-                                       (double)c->red_exp));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions measured%s: %g us (%g B), %g us (%g B); other sizes by the power law through them, exponent %.3g\n", a->red_kept ? " on this communicator by an earlier autobcgs" : "", (double)(1e6 * c->red[0]),
+                                       (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1], (double)c->red_exp));
     char   line[1024] = "";
     size_t len;
 
@@ -726,6 +789,26 @@ static PetscErrorCode KSPAutoBCGSGetChoice_AutoBCGS(KSP ksp, KSPAutoBCGSChoice *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After a choice, what the predictions depend on changed but not the operator: predict again from the costs measured
+   (no communication: every rank holds the same costs, so every rank makes the same choice); a new type replaces the
+   chosen one, set up at the next KSPSetUp(); the same type takes the new s, basis and interval (cabicgstab reallocates
+   its basis for a new s at its next solve, without a reduction) */
+static PetscErrorCode KSPAutoBCGSPredictAgain(KSP ksp, KSP_AutoBCGS *a)
+{
+  const char *before;
+
+  PetscFunctionBegin;
+  if (!a->active) PetscFunctionReturn(PETSC_SUCCESS); /* the first choice, at KSPSetUp(), uses the new value */
+  before = a->cand[a->chosen].type;
+  PetscCall(KSPAutoBCGSPredict(ksp, a));
+  if (before != a->cand[a->chosen].type) {
+    PetscCall(KSPAutoBCGSDeactivate(ksp, a));
+    PetscCall(KSPAutoBCGSActivate(ksp, a));
+    ksp->setupstage = KSP_SETUP_NEW; /* the new type's setup at the next KSPSetUp() */
+  } else PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, PetscReal lmax)
 {
   KSP_AutoBCGS *a;
@@ -735,16 +818,20 @@ static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, P
   if (a->lmin == lmin && a->lmax == lmax) PetscFunctionReturn(PETSC_SUCCESS);
   a->lmin = lmin;
   a->lmax = lmax;
-  if (a->active) { /* the Chebyshev predictions change: predict again from the costs measured (the operator is the same) */
-    const KSPAutoBCGSChoice before = a->cand[a->chosen];
+  PetscCall(KSPAutoBCGSPredictAgain(ksp, a)); /* the Chebyshev candidates' predictions change */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    PetscCall(KSPAutoBCGSPredict(ksp, a));
-    if (before.type != a->cand[a->chosen].type || before.s != a->cand[a->chosen].s || before.basis != a->cand[a->chosen].basis) {
-      PetscCall(KSPAutoBCGSDeactivate(ksp, a));
-      PetscCall(KSPAutoBCGSActivate(ksp, a));
-      ksp->setupstage = KSP_SETUP_NEW; /* the new type's setup at the next KSPSetUp() */
-    } else PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
-  }
+static PetscErrorCode KSPAutoBCGSSetIterations_AutoBCGS(KSP ksp, PetscReal its)
+{
+  KSP_AutoBCGS *a;
+
+  PetscFunctionBegin;
+  PetscCall(KSPAutoBCGSGet(ksp, &a));
+  PetscCheck(its >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "KSPAutoBCGSSetIterations(): iterations %g must be >= 1", (double)its);
+  if (a->est_its == its) PetscFunctionReturn(PETSC_SUCCESS);
+  a->est_its = its;
+  PetscCall(KSPAutoBCGSPredictAgain(ksp, a)); /* the cabicgstab candidates' outer iterations per solve change */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -764,7 +851,7 @@ static PetscErrorCode KSPAutoBCGSSetSpectrum_AutoBCGS(KSP ksp, PetscReal lmin, P
 
    Note:
    The PCMG bottom-solver hook gives a `KSPAUTOBCGS` bottom solver its Gershgorin interval, so that the hook's own choice
-   for a `KSPCABICGSTAB` bottom (Chebyshev on that interval, s = 10) is one of the candidates the model compares.
+   for a `KSPCABICGSTAB` bottom (Chebyshev on that interval, no telescoping) is one of the candidates the model compares.
 
    Level: advanced
 
@@ -777,6 +864,38 @@ PetscErrorCode KSPAutoBCGSSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
   PetscValidLogicalCollectiveReal(ksp, lmin, 2);
   PetscValidLogicalCollectiveReal(ksp, lmax, 3);
   PetscTryMethod(ksp, "KSPAutoBCGSSetSpectrum_C", (KSP, PetscReal, PetscReal), (ksp, lmin, lmax));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+   KSPAutoBCGSSetIterations - Tells a `KSPAUTOBCGS` how many iterations its solves are expected to take (the option
+   `-ksp_autobcgs_iterations`, default 100): a `KSPCABICGSTAB` candidate's outer iterations, and so its global
+   reductions and bases per solve, follow from it, as does the share of a spectrum estimate per iteration. After a choice
+   it predicts again from the costs measured (no new measurement, no communication) and changes the solver only if the
+   choice changes: the same type takes the new s and basis, another type replaces it at the next `KSPSetUp()`
+
+   Logically Collective
+
+   Input Parameters:
++  ksp - the `KSP` of type `KSPAUTOBCGS`
+-  its - the iterations expected per solve, >= 1
+
+   Note:
+   The PCMG bottom-solver hook tells a `KSPAUTOBCGS` bottom solver with the policy's Gershgorin interval 5/4 of the most
+   iterations a bottom solve took since the setup (10 before the first, at most 10 unless a solve took more), as the
+   policy's own s follows them for a `KSPCABICGSTAB` bottom: bottom solves of a few iterations make a smaller s (or a type without a basis) the fastest.
+   Its `-ksp_autobcgs_iterations`, when given, wins.
+
+   Level: advanced
+
+.seealso: `KSPAUTOBCGS`, `KSPAutoBCGSSetSpectrum()`, `PCMGBottomSolver`
+@*/
+PetscErrorCode KSPAutoBCGSSetIterations(KSP ksp, PetscReal its)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, KSP_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(ksp, its, 2);
+  PetscTryMethod(ksp, "KSPAutoBCGSSetIterations_C", (KSP, PetscReal), (ksp, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -840,7 +959,8 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    Options Database Keys:
 +  -ksp_autobcgs_candidates <bcgsm,rbicgstab,pipebcgsm,cabicgstab> - the types to choose from (default: all)
 .  -ksp_autobcgs_s_max <16> - the largest s of a `KSPCABICGSTAB` candidate, 2 .. 16 (s in 2, 4, 6, 8, 10, 12, 16; the
-                             monomial basis to s = 4, Chebyshev beyond, as the s-study supports)
+                             monomial basis to s = 4, Chebyshev beyond, as the s-study supports;
+                             Chebyshev at every s on an interval given by `KSPAutoBCGSSetSpectrum()`)
 .  -ksp_autobcgs_model <measured,krasnopolsky> - the reduction times measured here, or Krasnopolsky's eqs. (10)-(11) for
                              a machine of p nodes (the compute still measured here): planning for a machine without it
 .  -ksp_autobcgs_nodes <p> - that p (default 1)
@@ -884,7 +1004,7 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
 
    Level: intermediate
 
-.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPAutoBCGSChoiceView()`, `KSPAutoBCGSSetSpectrum()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
+.seealso: `KSPCreate()`, `KSPSetType()`, `KSPAutoBCGSGetChoice()`, `KSPAutoBCGSChoiceView()`, `KSPAutoBCGSSetSpectrum()`, `KSPAutoBCGSSetIterations()`, `KSPBCGSM`, `KSPRBICGSTAB`, `KSPPIPEBCGSM`, `KSPCABICGSTAB`
 M*/
 PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
 {
@@ -915,5 +1035,6 @@ PetscErrorCode KSPCreate_AutoBCGS(KSP ksp)
   KSPAutoBCGSSetOps(ksp);
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSGetChoice_C", KSPAutoBCGSGetChoice_AutoBCGS));
   PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSSetSpectrum_C", KSPAutoBCGSSetSpectrum_AutoBCGS));
+  PetscCall(PetscObjectComposeFunction((PetscObject)ksp, "KSPAutoBCGSSetIterations_C", KSPAutoBCGSSetIterations_AutoBCGS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -244,8 +244,8 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
   KSP_CABiCGStab             *cab  = (KSP_CABiCGStab *)ksp->data;
   KSP_CABiCGStabBlock        *bk   = cab->block;
   const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
-  MPI_Comm                    comm = PetscObjectComm((PetscObject)ksp);
   Mat                         A, P;
+  PetscLayout                 rows;
   PetscObjectId               id;
   PetscObjectState            nz;
 
@@ -258,11 +258,10 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
   bk->mode    = mode;
   bk->amat_id = id;
   bk->amat_nz = nz;
-  PetscCall(MatCreateDense(comm, bk->nloc, PETSC_DECIDE, bk->N, c, bk->V, &bk->Xv[c]));
-  PetscCall(MatCreateDense(comm, bk->nloc, PETSC_DECIDE, bk->N, c, bk->V, &bk->Yv[c]));
-  PetscCall(MatDenseSetLDA(bk->Xv[c], bk->ld));
-  PetscCall(MatDenseSetLDA(bk->Yv[c], bk->ld));
-  if (mode != KSPCABICGSTAB_PAIR_A) PetscCall(MatCreateDense(comm, bk->nloc, PETSC_DECIDE, bk->N, c, NULL, &bk->Zv[c]));
+  PetscCall(MatGetLayouts(A, &rows, NULL)); /* views made as columns converge, inside a solve: no communication */
+  PetscCall(CAKrylovMatCreateDense(rows, c, bk->V, bk->ld, &bk->Xv[c]));
+  PetscCall(CAKrylovMatCreateDense(rows, c, bk->V, bk->ld, &bk->Yv[c]));
+  if (mode != KSPCABICGSTAB_PAIR_A) PetscCall(CAKrylovMatCreateDense(rows, c, NULL, 0, &bk->Zv[c]));
   P = mode == KSPCABICGSTAB_PAIR_MINV_A ? bk->Zv[c] : bk->Yv[c]; /* the product's result */
   PetscCall(MatProductCreateWithMat(A, mode == KSPCABICGSTAB_PAIR_A_MINV ? bk->Zv[c] : bk->Xv[c], NULL, P));
   PetscCall(MatProductSetType(P, MATPRODUCT_AB));

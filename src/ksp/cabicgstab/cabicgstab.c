@@ -72,10 +72,11 @@ static PetscErrorCode KSPCABiCGStabPairDestroy(KSP_CABiCGStab *cab)
 static PetscErrorCode KSPCABiCGStabPairView(KSP ksp, PetscScalar *array, PetscInt lda, Mat *M)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscLayout     rows;
 
   PetscFunctionBegin;
-  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), cab->nloc, PETSC_DECIDE, PETSC_DETERMINE, 2, array, M));
-  if (array) PetscCall(MatDenseSetLDA(*M, lda));
+  PetscCall(VecGetLayout(cab->t, &rows));
+  PetscCall(CAKrylovMatCreateDense(rows, 2, array, lda, M)); /* no reduction: created at a new s_k, inside a solve */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -971,17 +972,28 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  s = cab->s, nb = 4 * s + 1;
-  Vec            *tmpl;
+  Vec             t = NULL;
   PetscBool       standard;
 
   PetscFunctionBegin;
   if (cab->s_alloc == s) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cab->s_alloc) { /* a new s on a set-up KSP keeps its work vector t, and with it the layout: a new vector from the
+                         KSP's DM would set up a new layout, a global reduction, between two solves */
+    t      = cab->t;
+    cab->t = NULL;
+  }
   PetscCall(KSPReset_CABiCGStab(ksp));
+  if (!t) {
+    Vec *tmpl;
 
-  PetscCall(KSPCreateVecs(ksp, 1, &tmpl, 0, NULL));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)tmpl[0], &standard, VECSEQ, VECMPI, ""));
-  PetscCheck(standard, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB keeps its basis in one host memory block and needs VECSEQ or VECMPI vectors, not %s", ((PetscObject)tmpl[0])->type_name);
-  PetscCall(VecGetLocalSize(tmpl[0], &cab->nloc));
+    PetscCall(KSPCreateVecs(ksp, 1, &tmpl, 0, NULL));
+    t = tmpl[0];
+    PetscCall(PetscFree(tmpl));
+  }
+  cab->t = t;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)t, &standard, VECSEQ, VECMPI, ""));
+  PetscCheck(standard, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB keeps its basis in one host memory block and needs VECSEQ or VECMPI vectors, not %s", ((PetscObject)t)->type_name);
+  PetscCall(VecGetLocalSize(t, &cab->nloc));
   PetscCall(PetscBLASIntCast(PetscMax(cab->nloc, 1), &cab->ld));
 
   if (!cab->V_shared) {
@@ -990,10 +1002,8 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
     PetscCall(PetscMalloc1((size_t)cab->ld * 3, &cab->W));
   }
   PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
-  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(tmpl[0], cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
-  PetscCall(VecDuplicate(tmpl[0], &cab->t));
-  PetscCall(VecDestroyVecs(1, &tmpl));
+  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(t, cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
   PetscCall(PetscMalloc1(nb * (nb + 1), &cab->packed));

@@ -537,6 +537,7 @@ PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
 {
   KSP_BiCGStabBlock *bk = &((KSP_BiCGStabFamily *)ksp->data)->block;
   Mat               *v;
+  PetscLayout        rows;
 
   PetscFunctionBegin;
   if (na == bk->na) PetscFunctionReturn(PETSC_SUCCESS);
@@ -545,7 +546,8 @@ PetscErrorCode KSPBlockSetActive_BiCGStabFamily(KSP ksp, PetscInt na)
   v         = bk->cache + na * bk->nblocks;
   bk->alias = v;
   if (!na || v[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(MatCreateDense(PetscObjectComm((PetscObject)ksp), bk->nloc, PETSC_DECIDE, bk->N, na, KSPBlockArray(bk, k), &v[k]));
+  PetscCall(MatGetLayouts(bk->A, &rows, NULL)); /* views made as columns converge, inside a solve: no communication */
+  for (PetscInt k = 0; k < bk->nblocks; k++) PetscCall(CAKrylovMatCreateDense(rows, na, KSPBlockArray(bk, k), 0, &v[k]));
   for (PetscInt p = 0; p < bk->nprod; p++) {
     Mat C = v[bk->prodout[p]];
 

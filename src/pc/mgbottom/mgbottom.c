@@ -65,16 +65,17 @@ typedef struct {
   PetscReal rtol;
   PetscInt  maxit, agglomeration; /* the bottom solve runs on 1 of every agglomeration ranks (PCTELESCOPE) */
   PetscBool report;               /* print the report when the PC is destroyed */
-  char      basis[256];           /* the policy's choice of a cabicgstab bottom solver's basis, and why (for the report) */
+  char      basis[512];           /* the policy's choice of a cabicgstab bottom solver's basis, and why (for the report) */
   /* what the policy holds of the coarse KSP PCMG has now, and of the KSP inside the policy's PCTELESCOPE */
   PCMGBottomSettings coarseset;
   PetscBool          agglomerated; /* the coarse PC is the policy's PCTELESCOPE */
   PetscBool          renew;        /* ... reset since: to be made anew at the next setup (PCReset_MGBottom()) */
   PetscBool          ownsmethod;   /* the policy chose the bottom KSP's method: it may choose a cabicgstab's basis */
   PCMGBottomBasis    basisset;
-  PetscBool          adapts; /* the policy's Chebyshev basis with no s from the options: s follows the solves (PCMGBottomAdaptS()) */
-  PetscInt           itsmax; /* ... the most iterations of a bottom solve since the setup */
-  KSP                krylov; /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
+  PetscBool          adapts;  /* the policy's Chebyshev basis with no s from the options: s follows the solves (PCMGBottomAdaptS()) */
+  PetscInt           itsmax;  /* ... the most iterations of a bottom solve since the setup */
+  PetscBool          autoits; /* a KSPAUTOBCGS bottom on the policy's interval: told the iterations to expect (PCMGBottomAdaptIterations()) */
+  KSP                krylov;  /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
   /* the report, this rank's numbers */
   PCMGBottomReport stats;
   PetscLogDouble   tstart, rstart, hstart;
@@ -141,17 +142,20 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
 #define PCMGBOTTOM_CHEBYSHEV_S 10
 
 /*
-   s of the policy's Chebyshev bottom solver follows its solves: after each, s is 4, 8 or 10, the smallest not below the
-   most iterations a bottom solve took since the setup. A basis of 2s + 1 vectors costs 2s operator applications (each a
-   halo exchange) whatever the solve then needs: a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7 used,
-   at s = 4 it builds 9, with the same one reduction. The most since the setup, not the last: s only grows, so a solve
-   that needed a second outer iteration (a second reduction) makes the next ones take one again, and s (and its storage)
-   changes at most twice per setup; at least 4, so that a solve of 3 after one of 2 does not take a second. A program
+   s of the policy's Chebyshev bottom solver follows its solves: after each, s is 4, 8 or 10, the smallest not below 5/4
+   of the most iterations a bottom solve took since the setup. A basis of 2s + 1 vectors costs 2s operator applications
+   (each a halo exchange) whatever the solve then needs: a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7
+   used, at s = 4 it builds 9, with the same one reduction. The most since the setup, not the last: s only grows, so a
+   solve that needed a second outer iteration (a second reduction) makes the next ones take one again, and s (and its
+   storage) changes at most twice per setup. The 5/4: the bottom solves' iterations grow over the V-cycles as the coarse
+   residual loses its smooth part (7, 7, 7, 7, 8, 9, 10, 10, 10 in the bottom study's Helmholtz multigrid), and a solve
+   that outruns s pays a second reduction and a second whole basis, where s a quarter larger costs s / 2 more operator
+   applications; at least 4, so that a solve of 3 after one of 2 does not take a second. A program
    that changed s (KSPCABiCGStabSetS()) or the method since keeps its own: the policy stops adapting.
 */
 static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its)
 {
-  PetscInt  now = 0, s;
+  PetscInt  now = 0, need, s;
   PetscBool iscab;
 
   PetscFunctionBegin;
@@ -162,9 +166,30 @@ static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   bottom->itsmax = PetscMax(bottom->itsmax, its);
-  s              = bottom->itsmax <= 4 ? 4 : (bottom->itsmax <= 8 ? 8 : PCMGBOTTOM_CHEBYSHEV_S);
+  need           = (5 * bottom->itsmax + 3) / 4; /* ceil(5/4 itsmax) */
+  s              = need <= 4 ? 4 : (need <= 8 ? 8 : PCMGBOTTOM_CHEBYSHEV_S);
   if (s != now) PetscCall(KSPCABiCGStabSetS(ksp, s));
   bottom->basisset.s = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bottom solves' iterations to expect, as the policy's own s follows them (PCMGBottomAdaptS()): 10 before the first
+   solve after a setup, then after each solve that took more iterations than any before ceil(5/4 itsmax) up to 10, and
+   itsmax beyond; a KSPAUTOBCGS bottom predicts again from the costs it measured and changes s or its type only when its
+   choice changes */
+static PetscErrorCode PCMGBottomAdaptIterations(PCMGBottom *bottom, KSP ksp, PetscInt its)
+{
+  PetscBool isauto;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPAUTOBCGS, &isauto));
+  if (!isauto) { /* the program changed the method since the setup */
+    bottom->autoits = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (its <= bottom->itsmax) PetscFunctionReturn(PETSC_SUCCESS);
+  bottom->itsmax = its;
+  PetscCall(KSPAutoBCGSSetIterations(ksp, (PetscReal)(its > PCMGBOTTOM_CHEBYSHEV_S ? its : PetscMin((5 * its + 3) / 4, PCMGBOTTOM_CHEBYSHEV_S))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -197,6 +222,7 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
   bottom->stats.halo += PCMGBottomHaloCount() - bottom->hstart;
   if (bottom->adapts && krylov) PetscCall(PCMGBottomAdaptS(bottom, krylov, its));
+  if (bottom->autoits && krylov) PetscCall(PCMGBottomAdaptIterations(bottom, krylov, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -280,8 +306,16 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
   if (!isauto) PetscFunctionReturn(PETSC_SUCCESS); /* the bottom KSP's options chose another method */
   PetscCall(PCMGBottomGershgorinSafe(ksp, R, nullsp, &isjacobi, &safe));
   if (safe) {
+    const char *prefix;
+    PetscBool   given;
+
     PetscCall(KSPAutoBCGSSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "its Chebyshev candidates on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator, no estimate (the policy's cabicgstab choice, s = %d, among them)", (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), PCMGBOTTOM_CHEBYSHEV_S));
+    PetscCall(KSPGetOptionsPrefix(ksp, &prefix));
+    PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, prefix, "-ksp_autobcgs_iterations", &given));
+    bottom->autoits = given ? PETSC_FALSE : PETSC_TRUE;
+    if (bottom->autoits) PetscCall(KSPAutoBCGSSetIterations(ksp, PCMGBOTTOM_CHEBYSHEV_S));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "its Chebyshev candidates on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator, no estimate (the policy's cabicgstab choice among them), %s", (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
+                            bottom->autoits ? "its predictions for bottom solves of 5/4 of the most iterations since the setup, 10 at the first and at most 10 unless more were taken" : "the iterations of -ksp_autobcgs_iterations"));
   } else {
     PetscCall(KSPAutoBCGSSetSpectrum(ksp, 0.0, 0.0));
     PetscCall(PetscStrncpy(bottom->basis, "its Chebyshev candidates with a spectrum estimate (no safe Gershgorin interval)", sizeof(bottom->basis)));
@@ -310,6 +344,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   PetscFunctionBegin;
   bottom->basis[0] = 0; /* the report says only what this setup chose */
   bottom->adapts   = PETSC_FALSE;
+  bottom->autoits  = PETSC_FALSE;
   bottom->itsmax   = 0;
   PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
   PetscCall(PetscStrcmp(bottom->ksptype, KSPAUTOBCGS, &isauto));
@@ -337,7 +372,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then 4, 8 or %d, the smallest not below the most iterations of a solve since the setup, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then 4, 8 or %d, the smallest not below 5/4 of the most iterations of a solve since the setup, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
   } else { /* the defaults (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -777,7 +812,7 @@ PetscErrorCode PCMGBottomRegister(void)
    Jacobi-preconditioned operator lies in the disc of radius R around 1 (one maximum over the ranks, no estimate).
    When that is safe, R < 1, or R <= 1 with the operator's null space attached (periodic Poisson), the bottom solver
    is the Chebyshev basis on [1 - R, 1 + R] without telescoping, so a bottom solve of at most s iterations is one
-   global reduction, at s = 10 for the first solve and then at s = 4, 8 or 10, the smallest not below the most iterations
+   global reduction, at s = 10 for the first solve and then at s = 4, 8 or 10, the smallest not below 5/4 of the most iterations
    of a bottom solve since the setup: a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
    bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the `KSPCABICGSTAB` defaults (monomial, s = 4, telescoping). The report says
    which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win. The basis is chosen only for a method the
@@ -815,7 +850,7 @@ M*/
   The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
   `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
   `KSPCABICGSTAB`, the Chebyshev basis on the Gershgorin interval of the coarse operator when that is safe, at s = 10
-  for the first bottom solve and then at s = 4, 8 or 10, the smallest not below the most iterations of a bottom solve.
+  for the first bottom solve and then at s = 4, 8 or 10, the smallest not below 5/4 of the most iterations of a bottom solve.
   It replaces only `PCMG`'s own choices: the method, rtol, max_it or `PC` that the program set on the coarse `KSP`
   (`PCMGGetCoarseSolve()`), before or after this call, stay the program's. PETSc's `-mg_coarse_` options are read
   after it and win over both. See `PCMGBottomSolver`.
