@@ -33,10 +33,33 @@ static PetscErrorCode CreateSolver(Mat A, KSPType type, KSP *ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The type autobcgs chose, set by hand: its side, s and basis, and on a given interval (NULL: none) the Chebyshev
+   basis on it without telescoping, as autobcgs runs it; x and the iterations of its solve */
+static PetscErrorCode SolveByHand(Mat A, Vec b, const KSPAutoBCGSChoice *choice, PCSide side, const PetscReal *interval, Vec x, PetscInt *its)
+{
+  KSP hand;
+
+  PetscFunctionBegin;
+  PetscCall(CreateSolver(A, choice->type, &hand));
+  PetscCall(KSPSetPCSide(hand, side));
+  if (choice->s) {
+    PetscCall(KSPCABiCGStabSetS(hand, choice->s));
+    PetscCall(KSPCABiCGStabSetBasis(hand, choice->basis));
+  }
+  if (interval && choice->basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV) {
+    PetscCall(KSPCABiCGStabSetSpectrum(hand, interval[0], interval[1]));
+    PetscCall(KSPCABiCGStabSetTelescope(hand, PETSC_FALSE));
+  }
+  PetscCall(KSPSolve(hand, b, x));
+  PetscCall(KSPGetIterationNumber(hand, its));
+  PetscCall(KSPDestroy(&hand));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* autobcgs against the type it chose, set by hand (same side, s and basis): the same iterations and x bit for bit */
 static PetscErrorCode TestSame(Mat A, Vec b)
 {
-  KSP               autoksp, hand;
+  KSP               autoksp;
   KSPAutoBCGSChoice choice;
   Vec               xa, xh;
   PetscInt          ita, ith;
@@ -56,24 +79,12 @@ static PetscErrorCode TestSame(Mat A, Vec b)
   PetscCall(KSPSolve(autoksp, b, xa));
   PetscCall(KSPAutoBCGSGetChoice(autoksp, &choice, NULL, NULL, NULL));
   PetscCall(KSPGetPCSide(autoksp, &side));
-  PetscCall(CreateSolver(A, choice.type, &hand));
-  PetscCall(KSPSetPCSide(hand, side));
-  if (choice.s) {
-    PetscCall(KSPCABiCGStabSetS(hand, choice.s));
-    PetscCall(KSPCABiCGStabSetBasis(hand, choice.basis));
-  }
-  if (given && choice.basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV) { /* the given interval, without telescoping */
-    PetscCall(KSPCABiCGStabSetSpectrum(hand, spectrum[0], spectrum[1]));
-    PetscCall(KSPCABiCGStabSetTelescope(hand, PETSC_FALSE));
-  }
-  PetscCall(KSPSolve(hand, b, xh));
+  PetscCall(SolveByHand(A, b, &choice, side, given ? spectrum : NULL, xh, &ith));
   PetscCall(KSPGetIterationNumber(autoksp, &ita));
-  PetscCall(KSPGetIterationNumber(hand, &ith));
   PetscCall(VecEqual(xa, xh, &equal));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the chosen type set by hand: the same iterations and x bit for bit: %s\n", equal && ita == ith ? "yes" : "NO"));
   if (!equal || ita != ith) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  chose %s s %" PetscInt_FMT ": %" PetscInt_FMT " against %" PetscInt_FMT " iterations\n", choice.type, choice.s, ita, ith));
   PetscCall(KSPDestroy(&autoksp));
-  PetscCall(KSPDestroy(&hand));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&xh));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -154,7 +165,7 @@ static PetscErrorCode TestRechoose(Mat A, Vec b)
    of cabicgstab set by hand with that s and basis on the interval, without telescoping */
 static PetscErrorCode TestIterations(Mat A, Vec b)
 {
-  const PetscReal lmin = 0.01, lmax = 1.99;
+  const PetscReal interval[2] = {0.01, 1.99};
   const PetscInt  its[3] = {3, 7, 10}, expect[3] = {4, 8, 10};
   KSP             autoksp;
   Vec             xa, xh;
@@ -165,12 +176,12 @@ static PetscErrorCode TestIterations(Mat A, Vec b)
   PetscCall(VecDuplicate(b, &xa));
   PetscCall(VecDuplicate(b, &xh));
   PetscCall(CreateSolver(A, KSPAUTOBCGS, &autoksp));
-  PetscCall(KSPAutoBCGSSetSpectrum(autoksp, lmin, lmax));
+  PetscCall(KSPAutoBCGSSetSpectrum(autoksp, interval[0], interval[1]));
   PetscCall(KSPSolve(autoksp, b, xa)); /* the choice, for the default 100 iterations per solve */
   PetscCall(KSPAutoBCGSGetChoice(autoksp, NULL, NULL, NULL, &n0));
   for (PetscInt i = 0; i < 3; i++) {
     KSPAutoBCGSChoice choice;
-    KSP               hand;
+    PCSide            side;
     PetscInt          ita, ith;
     PetscBool         equal, iscab;
 
@@ -182,24 +193,14 @@ static PetscErrorCode TestIterations(Mat A, Vec b)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " iterations: chose %s s = %" PetscInt_FMT " (%" PetscInt_FMT " choices measured)\n", its[i], choice.type, choice.s, n));
     }
     PetscCall(KSPSolve(autoksp, b, xa));
-    PetscCall(CreateSolver(A, choice.type, &hand));
-    if (choice.s) {
-      PetscCall(KSPCABiCGStabSetS(hand, choice.s));
-      PetscCall(KSPCABiCGStabSetBasis(hand, choice.basis));
-      if (choice.basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV) {
-        PetscCall(KSPCABiCGStabSetSpectrum(hand, lmin, lmax));
-        PetscCall(KSPCABiCGStabSetTelescope(hand, PETSC_FALSE));
-      }
-    }
-    PetscCall(KSPSolve(hand, b, xh));
+    PetscCall(KSPGetPCSide(autoksp, &side));
+    PetscCall(SolveByHand(A, b, &choice, side, interval, xh, &ith));
     PetscCall(KSPGetIterationNumber(autoksp, &ita));
-    PetscCall(KSPGetIterationNumber(hand, &ith));
     PetscCall(VecEqual(xa, xh, &equal));
     if (!equal || ita != ith) {
       same = PETSC_FALSE;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " iterations: %" PetscInt_FMT " against %" PetscInt_FMT " by hand, x %s\n", its[i], ita, ith, equal ? "equal" : "different"));
     }
-    PetscCall(KSPDestroy(&hand));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPAutoBCGSSetIterations(3, 7, 10): cabicgstab at the smallest s not below them, no new measurement: %s\n", chose ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "each next solve: the iterations and x of that cabicgstab set by hand, bit for bit: %s\n", same ? "yes" : "NO"));

@@ -293,7 +293,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   Mat                   A;
   Vec                   x, y, *w;
   PetscInt              N;
-  PetscBool             pcblock = PETSC_FALSE;
+  PetscBool             pcblock = PETSC_FALSE, timepc;
   MPI_Request           req;
   PetscLogDouble        t0, t1;
 
@@ -336,8 +336,9 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
      that the calls just before did not touch, with the operator and the pool about a solver's working set: a call
      repeated on the same vectors runs from caches that a solve's calls do not find (up to 1.5x faster on a machine
      whose L2 holds this working set) */
+  timepc = !identity && !pcblock ? PETSC_TRUE : PETSC_FALSE;
   t[0] = vec = PETSC_MAX_REAL;
-  if (!pcblock) t[1] = identity ? 0 : PETSC_MAX_REAL;
+  if (timepc) t[1] = PETSC_MAX_REAL;
   for (PetscInt r = 0; r < 3; r++) {
     Vec           *v = w + (r * 5) % AUTOBCGS_POOL; /* 5 vectors of the pool, the other 5 in the round before */
     PetscLogDouble t0_, t1_, t2_, t3_;
@@ -345,12 +346,12 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCall(PetscTime(&t0_));
     PetscCall(MatMult(A, v[0], v[1]));
     PetscCall(PetscTime(&t1_));
-    if (!identity && !pcblock) PetscCall(PCApply(ksp->pc, v[2], v[3]));
+    if (timepc) PetscCall(PCApply(ksp->pc, v[2], v[3]));
     PetscCall(PetscTime(&t2_));
     PetscCall(VecAXPBYPCZ(v[4], 1.0, -1.0, 0.5, v[0], v[2]));
     PetscCall(PetscTime(&t3_));
     t[0] = PetscMin(t[0], (PetscReal)(t1_ - t0_));
-    if (!identity && !pcblock) t[1] = PetscMin(t[1], (PetscReal)(t2_ - t1_));
+    if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t2_ - t1_));
     vec = PetscMin(vec, (PetscReal)(t3_ - t2_));
   }
   t[2] = vec / 4;
@@ -906,8 +907,8 @@ PetscErrorCode KSPAutoBCGSSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
    Note:
    The PCMG bottom-solver hook tells a `KSPAUTOBCGS` bottom solver with the policy's Gershgorin interval 5/4 of the most
    iterations a bottom solve took since the setup (10 before the first, at most 10 unless a solve took more), as the
-   policy's own s follows them for a `KSPCABICGSTAB` bottom: bottom solves of a few iterations make a smaller s (or a type without a basis) the fastest.
-   Its `-ksp_autobcgs_iterations`, when given, wins.
+   policy's own s follows them for a `KSPCABICGSTAB` bottom: bottom solves of a few iterations make a smaller s (or a
+   type without a basis) the fastest. Its `-ksp_autobcgs_iterations`, when given, wins.
 
    Level: advanced
 

@@ -153,6 +153,11 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
    applications; at least 4, so that a solve of 3 after one of 2 does not take a second. A program
    that changed s (KSPCABiCGStabSetS()) or the method since keeps its own: the policy stops adapting.
 */
+static PetscInt PCMGBottomWithMargin(PetscInt itsmax)
+{
+  return (5 * itsmax + 3) / 4; /* ceil(5/4 itsmax) */
+}
+
 static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its)
 {
   PetscInt  now = 0, need, s;
@@ -166,7 +171,7 @@ static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   bottom->itsmax = PetscMax(bottom->itsmax, its);
-  need           = (5 * bottom->itsmax + 3) / 4; /* ceil(5/4 itsmax) */
+  need           = PCMGBottomWithMargin(bottom->itsmax);
   s              = need <= 4 ? 4 : (need <= 8 ? 8 : PCMGBOTTOM_CHEBYSHEV_S);
   if (s != now) PetscCall(KSPCABiCGStabSetS(ksp, s));
   bottom->basisset.s = s;
@@ -189,7 +194,7 @@ static PetscErrorCode PCMGBottomAdaptIterations(PCMGBottom *bottom, KSP ksp, Pet
   }
   if (its <= bottom->itsmax) PetscFunctionReturn(PETSC_SUCCESS);
   bottom->itsmax = its;
-  PetscCall(KSPAutoBCGSSetIterations(ksp, (PetscReal)(its > PCMGBOTTOM_CHEBYSHEV_S ? its : PetscMin((5 * its + 3) / 4, PCMGBOTTOM_CHEBYSHEV_S))));
+  PetscCall(KSPAutoBCGSSetIterations(ksp, (PetscReal)(its > PCMGBOTTOM_CHEBYSHEV_S ? its : PetscMin(PCMGBottomWithMargin(its), PCMGBOTTOM_CHEBYSHEV_S))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
