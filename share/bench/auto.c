@@ -37,8 +37,11 @@ static const Method methods[NMETHODS] = {
   {"autobcgs",     KSPAUTOBCGS,   0,  KSP_CABICGSTAB_BASIS_MONOMIAL }
 };
 
-/* One solve with method k on a new KSP: the times of KSPSetUp() and KSPSolve() (slowest rank), its iterations, reason */
-static PetscErrorCode SolveOnce(const Method *m, Mat A, Vec b, Vec x, const char *pc, PetscReal rtol, PetscReal *tsetup, PetscReal *tsolve, PetscInt *its, KSPConvergedReason *reason, KSPAutoBCGSChoice *choice, PetscReal *predicted)
+/* One solve with method k on a new KSP: the times of KSPSetUp() and KSPSolve() (slowest rank), its iterations, reason;
+   for autobcgs its choice and the model's time per iteration of each fixed method whose solve's iterations fixed_its[]
+   holds, predicted for a solve of that many (the model's one-time costs, a spectrum estimate, spread over them: each
+   of this benchmark's solves is a new KSP) from the costs this autobcgs measured */
+static PetscErrorCode SolveOnce(const Method *m, Mat A, Vec b, Vec x, const char *pc, PetscReal rtol, PetscReal *tsetup, PetscReal *tsolve, PetscInt *its, KSPConvergedReason *reason, KSPAutoBCGSChoice *choice, const PetscInt *fixed_its, PetscReal *predicted)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   KSP      ksp;
@@ -76,11 +79,14 @@ static PetscErrorCode SolveOnce(const Method *m, Mat A, Vec b, Vec x, const char
     PetscInt                 n;
     const KSPAutoBCGSChoice *cand;
 
-    PetscCall(KSPAutoBCGSGetChoice(ksp, choice, &n, &cand, NULL));
+    PetscCall(KSPAutoBCGSGetChoice(ksp, choice, NULL, NULL, NULL));
     for (PetscInt k = 0; k < NFIXED; k++) {
       PetscBool same;
 
       predicted[k] = -1;
+      if (!fixed_its[k]) continue;
+      PetscCall(KSPAutoBCGSSetIterations(ksp, (PetscReal)fixed_its[k])); /* predicts again; no measurement */
+      PetscCall(KSPAutoBCGSGetChoice(ksp, NULL, &n, &cand, NULL));
       for (PetscInt i = 0; i < n; i++) {
         PetscCall(PetscStrcmp(cand[i].type, methods[k].type, &same));
         if (same && cand[i].s == methods[k].s) predicted[k] = cand[i].time;
@@ -94,8 +100,8 @@ static PetscErrorCode SolveOnce(const Method *m, Mat A, Vec b, Vec x, const char
 int main(int argc, char **argv)
 {
   MPI_Comm           comm;
-  PetscInt           n = 32, runs = 5, pc = 0, its[NMETHODS];
-  PetscReal          rtol = 1e-8, nnz, total[NMETHODS][64], setup[NMETHODS][64], periter[NMETHODS][64], predicted[NFIXED] = {0};
+  PetscInt           n = 32, runs = 5, pc = 0, its[NMETHODS] = {0};
+  PetscReal          rtol                        = 1e-8, nnz, total[NMETHODS][64], setup[NMETHODS][64], periter[NMETHODS][64], predicted[NFIXED][64], mpred[NFIXED];
   char               csvname[PETSC_MAX_PATH_LEN] = "", label[256] = "here";
   PetscBool          csvset;
   const char        *pcs[] = {PCNONE, PCJACOBI};
@@ -123,13 +129,16 @@ int main(int argc, char **argv)
     for (PetscInt i = 0; i < NMETHODS; i++) {
       const PetscInt  k      = (i + r) % NMETHODS; /* rotated order */
       const PetscBool isauto = k == NFIXED ? PETSC_TRUE : PETSC_FALSE;
-      PetscReal       ts = 0, tv = 0;
+      PetscReal       ts = 0, tv = 0, pred[NFIXED];
 
-      PetscCall(SolveOnce(&methods[k], A, b, x, pcs[pc], rtol, &ts, &tv, &its[k], &reason[k], isauto ? &choice[r] : NULL, predicted));
+      PetscCall(SolveOnce(&methods[k], A, b, x, pcs[pc], rtol, &ts, &tv, &its[k], &reason[k], isauto ? &choice[r] : NULL, its, pred));
       setup[k][r]   = ts;
       total[k][r]   = ts + tv;
       periter[k][r] = its[k] ? tv / its[k] : 0;
+      if (isauto)
+        for (PetscInt j = 0; j < NFIXED; j++) predicted[j][r] = pred[j];
     }
+  for (PetscInt k = 0; k < NFIXED; k++) PetscCall(Median(runs, predicted[k], &mpred[k])); /* the model's, from each round's measurement */
   if (csvset) PetscCall(OpenCSV(comm, csvname, "label,pc,method,s,median_solve_ms,min_solve_ms,max_solve_ms,iterations,reason,median_setup_ms,median_us_per_it,predicted_us_per_it,chosen", &fp));
   PetscCall(PetscPrintf(comm, "autobcgs benchmark: 3D Laplacian n = %" PetscInt_FMT " (%" PetscInt_FMT " unknowns), PC %s, right preconditioning, rtol %g, %" PetscInt_FMT " rounds\n", n, n * n * n, pcs[pc], (double)rtol, runs));
   PetscCall(PetscPrintf(comm, "%-13s %10s %9s %9s %6s %10s %11s %11s  %s\n", "method", "solve ms", "min", "max", "its", "setup ms", "us/it", "predicted", "reason / chosen"));
@@ -153,9 +162,9 @@ int main(int argc, char **argv)
       if (choice[runs - 1].s) PetscCall(PetscSNPrintf(s, sizeof(s), " s=%" PetscInt_FMT, choice[runs - 1].s));
       PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s%s (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, s, same, runs));
     }
-    PetscCall(PetscPrintf(comm, "%-13s %10.3f %9.3f %9.3f %6" PetscInt_FMT " %10.3f %11.2f %11.2f  %s %s\n", methods[k].name, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * predicted[k] : 0.0, KSPConvergedReasons[reason[k]], chosen));
+    PetscCall(PetscPrintf(comm, "%-13s %10.3f %9.3f %9.3f %6" PetscInt_FMT " %10.3f %11.2f %11.2f  %s %s\n", methods[k].name, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * mpred[k] : 0.0, KSPConvergedReasons[reason[k]], chosen));
     if (fp)
-      PetscCall(PetscFPrintf(comm, fp, "%s,%s,%s,%" PetscInt_FMT ",%.6g,%.6g,%.6g,%" PetscInt_FMT ",%s,%.6g,%.6g,%.6g,%s\n", label, pcs[pc], methods[k].name, methods[k].s, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], KSPConvergedReasons[reason[k]], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * predicted[k] : 0.0, chosen));
+      PetscCall(PetscFPrintf(comm, fp, "%s,%s,%s,%" PetscInt_FMT ",%.6g,%.6g,%.6g,%" PetscInt_FMT ",%s,%.6g,%.6g,%.6g,%s\n", label, pcs[pc], methods[k].name, methods[k].s, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], KSPConvergedReasons[reason[k]], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * mpred[k] : 0.0, chosen));
   }
   /* the first autobcgs of the process (round 1): it alone times the reductions, which the later ones find kept on the
      communicator; one sample */

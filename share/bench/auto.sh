@@ -4,7 +4,8 @@
 # cabicgstab at s = 2 ... 16 and autobcgs, all in the same run, medians over the rounds; with PC jacobi and none, overlap
 # of the non-blocking reductions (CAKPMPI_PROGRESS=async) and without (none), this machine (p = here) and the latency
 # simulator at p nodes (share/bench/cakpmpi/cakpmpi.c: the reductions delayed by Krasnopolsky's T_G(p, l), the halo
-# receives by his T_L(l)). Also the model's prediction against the measured time per iteration of every candidate.
+# receives by his T_L(l)). Also the model's prediction against the measured time per iteration of every candidate (the
+# prediction from each round's autobcgs measurement for a solve of that candidate's iterations, median over the rounds).
 # Then the bottom study (share/bench/bottom.sh: tutorials/ex1's Helmholtz multigrid, p = 64 ... 32768, reductions and
 # halo receives delayed) with each type as the bottom solver through the hook and with autobcgs.
 #   share/bench/auto.sh LIBCAKPMPI AUTO EX1 [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]

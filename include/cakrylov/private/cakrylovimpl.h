@@ -89,3 +89,4 @@ PETSC_INTERN PetscReal KSPRBiCGStabTimePerIteration(const CAKrylovCosts *);
 PETSC_INTERN PetscReal KSPPIPEBCGSMTimePerIteration(const CAKrylovCosts *);
 PETSC_INTERN PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *, PetscInt, KSPCABiCGStabBasis, PetscBool, PetscReal);
 PETSC_INTERN PetscInt  KSPCABiCGStabGramBytes(PetscInt);
+PETSC_INTERN PetscReal KSPCABiCGStabEstimateTime(const CAKrylovCosts *, PetscInt);

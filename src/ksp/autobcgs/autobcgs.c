@@ -25,8 +25,8 @@
 #define AUTOBCGS_NTYPES    4
 #define AUTOBCGS_NS        7
 #define AUTOBCGS_NCAND     (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
-#define AUTOBCGS_GEMM_ROWS 256 /* rows of the GEMM sample */
-#define AUTOBCGS_POOL      10  /* vectors of the measurement's working set (about a solver's work vectors; freed before the chosen type allocates its own) */
+#define AUTOBCGS_GEMM_ROWS 1024 /* rows of the GEMM sample: a block of 280 kB at s = 8, beyond L1 as a solve's is */
+#define AUTOBCGS_POOL      10   /* vectors of the measurement's working set (about a solver's work vectors; freed before the chosen type allocates its own) */
 
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
@@ -229,11 +229,15 @@ static PetscErrorCode KSPAutoBCGSAllreduce(MPI_Comm comm, PetscScalar *buf, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* flop/s of [P, R]^T [rt, P, R] with nb = 4 s + 1 columns on a sample of min(n, AUTOBCGS_GEMM_ROWS) rows */
+/* flop/s of [P, R]^T [rt, P, R] with nb = 4 s + 1 columns on a sample of min(n, AUTOBCGS_GEMM_ROWS) rows, timed once,
+   after a warm-up in the process's first measurement (OpenBLAS's first call of the size ran 2-3x slower): a sample of
+   256 rows (70 kB, in cache) ran at 48-72 Gflop/s where a solve's Gram matrices at s = 8 ran at 27 (Intel Xeon, 2 ranks); 1024
+   rows measured 28-32 */
 static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscReal *rate)
 {
   const PetscInt    rows = PetscMin(nloc, AUTOBCGS_GEMM_ROWS), nb = 4 * s + 1;
   const PetscScalar one = 1.0, zero = 0.0;
+  static PetscBool  warmed = PETSC_FALSE;
   PetscScalar      *V, *G;
   PetscBLASInt      m, n, k;
   PetscReal         t;
@@ -242,12 +246,13 @@ static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscRea
   *rate = PETSC_MAX_REAL;
   if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc2((size_t)rows * (nb + 1), &V, (size_t)nb * (nb + 1), &G));
-  for (PetscInt i = 0; i < rows * (nb + 1); i++) V[i] = 1.0 / (1 + i % 7);
+  for (PetscInt i = 0; i < rows * (nb + 1); i++) V[i] = 1.0 + 0.125 * (i & 7); /* normal numbers, no division */
   PetscCall(PetscBLASIntCast(nb, &m));
   PetscCall(PetscBLASIntCast(nb + 1, &n));
   PetscCall(PetscBLASIntCast(rows, &k));
-  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), PETSC_TRUE, 2);
-  *rate = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
+  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), !warmed, 1);
+  warmed = PETSC_TRUE;
+  *rate  = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
   PetscCall(PetscFree2(V, G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -430,10 +435,10 @@ static PetscErrorCode KSPAutoBCGSPredict(KSP ksp, KSP_AutoBCGS *a)
         k->s = AutoS[i];
         /* the s-study: monomial only to s = 4; a Chebyshev basis on a given interval (every s: the bottom policy's basis
            for short bottom solves is Chebyshev at s = 4) runs without telescoping and without an estimate, else it pays
-           its spectrum estimate (2 s GMRES steps, two reductions each) */
+           its spectrum estimate (2 s GMRES steps, once per operator: per -ksp_autobcgs_iterations) */
         k->basis = k->s <= 4 && !given ? KSP_CABICGSTAB_BASIS_MONOMIAL : KSP_CABICGSTAB_BASIS_CHEBYSHEV;
         k->time  = KSPCABiCGStabTimePerIteration(c, k->s, k->basis, k->basis == KSP_CABICGSTAB_BASIS_MONOMIAL || !given ? PETSC_TRUE : PETSC_FALSE, a->est_its);
-        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !given) k->time += 2 * k->s * (c->spmv + c->pc + 2 * CAKrylovCostsReduction(c, 8 * k->s)) / a->est_its;
+        if (k->basis != KSP_CABICGSTAB_BASIS_MONOMIAL && !given) k->time += KSPCABiCGStabEstimateTime(c, k->s) / a->est_its;
       }
       if (a->chosen < 0 || k->time < a->cand[a->chosen].time) a->chosen = a->n;
       a->n++;
@@ -1000,14 +1005,15 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    At `KSPSetUp()`, and again when the operator's nonzero pattern, type or sizes, the PC side or the PC type change
    (another Mat of the same pattern keeps the costs measured; never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
-   pass, the Gram matrix's local GEMM on up to 256 rows, `MPI_Allreduce()` of 8 bytes (the best of 2) and of s = 4's
-   Gram matrix (once; other sizes by the power law through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()`
-   progresses during a `MatMult()`; compute the best of 2 after a warm-up; every value the maximum over the ranks: 5
-   reductions and 4 operator applications in all, the first of each overlapped. Each type predicts its time per iteration from these with the
+   pass (the least of 3 rounds after a warm-up, on a pool of 10 vectors), the Gram matrix's local GEMM on up to 1024
+   rows, `MPI_Allreduce()` of 8 bytes (the best of 2) and of s = 4's Gram matrix (once; other sizes by the power law
+   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a `MatMult()`; every value
+   the maximum over the ranks: 6 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 5
+   operator applications in all, the first of each overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 20 s + 5 vector passes (monomial 12 s + 9), the Gram GEMM, one reduction of the Gram
    size per s iterations, and a Chebyshev
-   basis's spectrum estimate spread over -ksp_autobcgs_iterations). The fastest prediction is chosen, and the KSP then is that
+   basis's spectrum estimate, 2 s GMRES steps with their Gram-Schmidt passes, spread over -ksp_autobcgs_iterations). The fastest prediction is chosen, and the KSP then is that
    solver: the chosen type's constructor runs on it, so its iterates, monitors, reasons, iteration counts,
    `KSPMatSolve()` and type-specific functions (`KSPCABiCGStabGetStatistics()`, ...) are those of that type chosen by
    hand with the same s and basis. `KSPGetType()` still says autobcgs; `KSPAutoBCGSGetChoice()` says what it chose.

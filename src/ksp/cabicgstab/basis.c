@@ -243,6 +243,22 @@ static PetscErrorCode KSPCABiCGStabBasisCoefficients(KSP_CABiCGStab *cab)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The cost of KSPCABiCGStabEstimateSpectrum() at s for KSPAUTOBCGS's model: m = 2 s GMRES steps with classical Gram-Schmidt
+   and no refinement; step j = 1 .. m: an operator and a preconditioner application, VecMDot() of the new vector against
+   j basis vectors (reads j + 1), VecMAXPY() (reads j + 1, writes 1), VecNormalize() (3 passes), and two reductions (the
+   j dot products, the norm); the noise right-hand side, the initial residual and the solution built at the end (the
+   VecMAXPY() of m vectors and a preconditioner application) add m + 6 passes
+*/
+PetscReal KSPCABiCGStabEstimateTime(const CAKrylovCosts *c, PetscInt s)
+{
+  const PetscInt m     = 2 * s;
+  PetscReal      total = (m + 6) * c->vec + c->pc;
+
+  for (PetscInt j = 1; j <= m; j++) total += c->spmv + c->pc + (2 * j + 6) * c->vec + CAKrylovCostsReduction(c, 8.0 * j) + CAKrylovCostsReduction(c, 8.0);
+  return total;
+}
+
 /* Called at the start of every solve: the recurrence coefficients for the current basis, s and operator (an estimate only when the operators changed) */
 PetscErrorCode KSPCABiCGStabSetUpBasis(KSP ksp)
 {
