@@ -8,9 +8,10 @@ static char help[] = "Regression tests of KSPCABICGSTAB on DMDA problems.\n" KSP
   -check_nullspace : a null space attached to A (and A^T): KSPSolve() and KSPSolveTranspose() with paired matrix powers switched\n\
   -check_scaled <c> : new solvers from the options on A and on c A: their residual histories must agree (BiCGStab is scale-invariant)\n\
   -check_build_solution : a monitor that calls KSPBuildSolution() and KSPBuildResidual() at every iteration\n\
+  -check_estimate_reductions : on a KSP with the DMDA (KSPSetDM(), not active), the spectrum estimates (newton, chebyshev) made at most 2 global reductions per GMRES step + 4\n\
   -bad_setters : call the setters with bad values and print the errors\n\n";
 
-static PetscBool check_full_gram, check_paired, check_spectrum_api, check_transpose, check_nullspace, check_build_solution, bad_setters;
+static PetscBool check_full_gram, check_paired, check_spectrum_api, check_transpose, check_nullspace, check_build_solution, check_estimate_reductions, bad_setters;
 static PetscReal check_scaled = 0.0;
 
 static PetscErrorCode Options(void)
@@ -24,6 +25,7 @@ static PetscErrorCode Options(void)
   PetscCall(PetscOptionsBool("-check_nullspace", "A null space attached: paired matrix powers switched", NULL, check_nullspace, &check_nullspace, NULL));
   PetscCall(PetscOptionsReal("-check_scaled", "Solve on A and on c A with new solvers, compare", NULL, check_scaled, &check_scaled, NULL));
   PetscCall(PetscOptionsBool("-check_build_solution", "A monitor calling KSPBuildSolution() and KSPBuildResidual()", NULL, check_build_solution, &check_build_solution, NULL));
+  PetscCall(PetscOptionsBool("-check_estimate_reductions", "At most 2 reductions per GMRES step + 4 in the spectrum estimates", NULL, check_estimate_reductions, &check_estimate_reductions, NULL));
   PetscCall(PetscOptionsBool("-bad_setters", "Call the setters with bad values", NULL, bad_setters, &bad_setters, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(0);
@@ -68,6 +70,24 @@ static PetscErrorCode CheckSpectrumAPI(KSP ksp, Vec b, Vec x0, Vec x)
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPCABiCGStabGetSpectrum(ksp, &lmin, &lmax, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "estimated again: 0 < lmin < lmax < 2: %s: %s\n", 0.0 < lmin && lmin < lmax && lmax < 2.0 ? "yes" : "NO", KSPConvergedReasons[reason]));
+  PetscFunctionReturn(0);
+}
+
+/* The spectrum estimates of the solves so far: GMRES with classical Gram-Schmidt and no refinement, 2 s steps, two
+   reductions each (the dots, the norm), and the norms of the right-hand side and the initial residual: at most
+   2 (2 s) + 4 each. On a DMDA's vectors with PETSc 3.18 they made one more per step (each Krylov vector a duplicate of
+   the DM's vector, a new layout) and 7 more at the start. */
+static PetscErrorCode CheckEstimateReductions(KSP ksp)
+{
+  KSPCABiCGStabStatistics stats;
+  PetscInt                s;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabGetStatistics(ksp, &stats));
+  PetscCall(KSPCABiCGStabGetS(ksp, &s));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "spectrum estimate: at most 2 global reductions per GMRES step + 4: %s\n", stats.estimates > 0 && stats.estimate_reductions <= stats.estimates * (4 * s + 4) ? "yes" : "NO"));
+  if (!(stats.estimates > 0 && stats.estimate_reductions <= stats.estimates * (4 * s + 4)))
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " reductions in %" PetscInt_FMT " estimates at s = %" PetscInt_FMT "\n", stats.estimate_reductions, stats.estimates, s));
   PetscFunctionReturn(0);
 }
 
@@ -370,6 +390,16 @@ static PetscErrorCode BeforeSetUp(KSP ksp)
 {
   PetscFunctionBegin;
   if (bad_setters) PetscCall(BadSetters(ksp));
+  if (check_estimate_reductions) { /* the KSP on the DMDA, as a program that solves on a DM has it (the operators its own):
+                                      its work vectors, and the estimate's template, are the DM's vectors */
+    Mat A;
+    DM  da;
+
+    PetscCall(KSPGetOperators(ksp, &A, NULL));
+    PetscCall(MatGetDM(A, &da));
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(CAKrylovKSPSetDMInactive(ksp));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -383,6 +413,7 @@ static PetscErrorCode Checks(KSP ksp, Vec b, Vec x0, Vec x)
   if (check_nullspace) PetscCall(CheckNullSpace(ksp, x0, x));
   if (check_scaled != 0.0) PetscCall(CheckScaled(ksp, b, x));
   if (check_build_solution) PetscCall(CheckBuildSolution(ksp, b, x0, x));
+  if (check_estimate_reductions) PetscCall(CheckEstimateReductions(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -482,6 +513,13 @@ int main(int argc, char **argv)
       args: -problem poisson -dim 2 -n 16 -pc_type jacobi -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s 4 -check_spectrum_api -ksp_view
       filter: grep -E "given|estimated again|spectrum estimates|cabicgstab:" | sed -E "s/, [0-9]+ operator applications, [0-9]+ global reductions/, N operator applications, N global reductions/"
       output_file: output/cabicgstab_spectrum_api.out
+
+   # the spectrum estimate's GMRES on vectors that share the DMDA vector's layout: 2 reductions per step (not 3 + 7)
+   test:
+      suffix: estimate_reductions
+      nsize: 2
+      args: -problem poisson -dim 2 -n 24 -pc_type jacobi -ksp_pc_side {{right left}} -ksp_cabicgstab_basis {{newton chebyshev}} -ksp_cabicgstab_s {{4 8}} -check_estimate_reductions
+      output_file: output/cabicgstab_estimate_reductions.out
 
    # still one reduction per outer iteration with the new bases (the spectrum is estimated in the uncounted warm-up solve)
    test:

@@ -25,6 +25,9 @@ PETSC_INTERN PetscErrorCode CAKrylovMatGershgorinRadius(Mat, PetscReal *);
 PETSC_INTERN PetscErrorCode CAKrylovMatHaloCreate(Mat, Vec, VecScatter *, Vec *);
 PETSC_INTERN PetscErrorCode CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
 
+/* src/vec/layout.c: a vector on an existing layout, without communication */
+PETSC_INTERN PetscErrorCode CAKrylovVecCreateOnLayout(Vec, Vec *);
+
 /* MPI_Iallreduce calls made by the library on more than one rank (PETSc's petsc_allreduce_ct counts MPI_Allreduce) */
 PETSC_INTERN PetscLogDouble CAKrylovIallreduceCount;
 

@@ -66,3 +66,10 @@ typedef PetscOptionItems CAKrylovOptionItems;
 #else
   #define CAKrylovKSPMinIterations(ksp) ((ksp)->min_it)
 #endif
+
+/* KSPSetDMActive() takes which of the DM's uses it sets (KSPDMActive) from 3.25 on: all of them here */
+#if PETSC_VERSION_LT(3, 25, 0)
+  #define CAKrylovKSPSetDMInactive(ksp) KSPSetDMActive((ksp), PETSC_FALSE)
+#else
+  #define CAKrylovKSPSetDMInactive(ksp) KSPSetDMActive((ksp), KSP_DMACTIVE_ALL, PETSC_FALSE)
+#endif

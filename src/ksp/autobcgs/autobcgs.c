@@ -297,7 +297,6 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   PetscBool             identity;
   Mat                   A;
   Vec                   x, y, *w;
-  PetscInt              N;
   PetscBool             pcblock = PETSC_FALSE, timepc;
   MPI_Request           req;
   PetscLogDouble        t0, t1;
@@ -317,10 +316,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCall(VecSet(x, 1.0));
   }
   PetscCall(VecGetLocalSize(x, &nloc));
-  PetscCall(VecGetSize(x, &N));
-  PetscCall(VecCreate(comm, &y)); /* of x's type and sizes, not VecDuplicate(): a DM's vector would set up a new layout (a reduction) each time */
-  PetscCall(VecSetSizes(y, nloc, N));
-  PetscCall(VecSetType(y, ((PetscObject)x)->type_name));
+  PetscCall(CAKrylovVecCreateOnLayout(x, &y));                                   /* not VecDuplicate(): a DM's vector would set up a new layout (a reduction) each time */
   PetscCall(VecDuplicateVecs(y, AUTOBCGS_POOL, &w));                             /* the layout shared */
   for (PetscInt i = 0; i < AUTOBCGS_POOL; i++) PetscCall(VecSet(w[i], 1.0 + i)); /* the first touch */
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));

@@ -153,8 +153,8 @@ static PetscErrorCode KSPCABiCGStabEstimateSpectrum(KSP ksp)
   PetscCall(KSPSetComputeEigenvalues(est, PETSC_TRUE));
   PetscCall(KSPSetSkipPCSetFromOptions(est, PETSC_TRUE)); /* the PC is the solver's, already set up */
   PetscCall(KSPSetFromOptions(est));
-  PetscCall(VecDuplicate(cab->t, &b)); /* the layout of the system's vectors, also in a block solve (no ksp->vec_rhs) */
-  PetscCall(VecDuplicate(cab->t, &x));
+  PetscCall(CAKrylovVecCreateOnLayout(cab->t, &b)); /* the layout of the system's vectors, also in a block solve (no ksp->vec_rhs); GMRES's duplicates of b share it */
+  PetscCall(VecDuplicate(b, &x));
   PetscCall(KSPCABiCGStabNoiseVector(b));
   PetscCall(KSPSolve(est, b, x));
   PetscCall(KSPGetIterationNumber(est, &its));

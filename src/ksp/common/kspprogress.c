@@ -97,8 +97,8 @@ static PetscErrorCode CAKrylovKSPProgressJacobiDiagonal(KSP ksp, CAKrylovKSPProg
   PetscCall(PetscObjectStateGet((PetscObject)P, &state));
   if (pr->jacobi && pr->jacobi_mat == P && pr->jacobi_state == state) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecDestroy(&pr->jacobi));
-  PetscCall(VecDuplicate(x, &pr->jacobi));
-  PetscCall(VecDuplicate(x, &ones));
+  PetscCall(CAKrylovVecCreateOnLayout(x, &pr->jacobi)); /* x may be a DM's: no new layout (a reduction) */
+  PetscCall(VecDuplicate(pr->jacobi, &ones));
   PetscCall(VecSet(ones, 1.0));
   PetscCall(PCApply(ksp->pc, ones, pr->jacobi));
   PetscCall(VecDestroy(&ones));
