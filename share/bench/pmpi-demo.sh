@@ -1,6 +1,7 @@
 #!/bin/bash
 # The cakpmpi library (share/bench/cakpmpi/cakpmpi.c) on an unmodified PETSc program: PETSc's ksp tutorial ex2 (2D
-# Laplacian, 2 ranks), each BiCGStab variant for a fixed number of iterations (make pmpi-demo).
+# Laplacian, 2 ranks), each BiCGStab variant and autobcgs (which then chooses one of them itself, in KSPSolve(): ex2
+# calls no KSPSetUp()) for a fixed number of iterations (make pmpi-demo).
 #   share/bench/pmpi-demo.sh LIBCAKPMPI EX2 LIBCAKRYLOV [-nodes "64 1024 16384"] [-grid N] [-complexity A] [-reps R]
 #   1. reductions per iteration counted by the library (difference of a 40- and a 20-iteration run: set-up and
 #      PETSc's own -log_view reductions cancel), against PETSc's own count ("MPI Reductions" of -log_view, the same
@@ -28,7 +29,7 @@ unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_P CAKPMPI_HALO CAKPMP
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-methods=("bcgs" "bcgsm" "cabicgstab -ksp_cabicgstab_s 4" "rbicgstab" "pipebcgs" "pipebcgsm")
+methods=("bcgs" "bcgsm" "cabicgstab -ksp_cabicgstab_s 4" "rbicgstab" "pipebcgs" "pipebcgsm" "autobcgs")
 # run OUT_PREFIX ITS [options]: the summary in OUT_PREFIX.cak, -log_view in OUT_PREFIX.log (with TRACE=1: -log_trace
 # in OUT_PREFIX.trace.<rank> instead; it issues no reductions of its own, -log_view's summary issues thousands, each
 # delayed by the simulator)
@@ -52,6 +53,11 @@ solvetime() {
     TRACE=1 run "$tmp/t" 40 "$@"
     cat "$tmp"/t.trace.* | awk '/Event begin: KSPSolve$/ { b[$1] = $2 } /Event end: KSPSolve$/ { d = $2 - b[$1]; if (d > m) m = d } END { print 1e6 * m / 40 }'
   done | sort -g | head -n 1 | awk '{ printf "%.1f", $1 }'
+}
+# autobcgs's choice in one 40-iteration run: bcgsm, rbicgstab, pipebcgsm, or cabicgstab s
+choice() {
+  run "$tmp/c" 40 -ksp_type autobcgs -ksp_autobcgs_view
+  sed -n 's/^ *autobcgs chose \([a-z]*\)\( s = [0-9]*\)\{0,1\}.*/\1\2/p' "$tmp/c.out" | head -n 1 | sed 's/ s = /:s=/'
 }
 TG() { awk -v p="$1" 'BEGIN { printf "%.1f", 1e6 * (3.5e-6 + 1.7e-6 * 8^0.21 * p^0.54) }'; }
 
@@ -86,6 +92,11 @@ main() {
     for p in $nodes; do printf " %12s" "$(CAKPMPI_MODEL=krasnopolsky CAKPMPI_NODES=$p solvetime -ksp_type $m)"; done
     printf "\n"
   done
+  # what autobcgs chose (its measurement and choice are inside KSPSolve() here: ex2 calls no KSPSetUp(); its time above
+  # includes them, spread over the 40 iterations)
+  printf "%-12s %10s" "(chose)" "$(choice)"
+  for p in $nodes; do printf " %12s" "$(CAKPMPI_MODEL=krasnopolsky CAKPMPI_NODES=$p choice)"; done
+  printf "\n"
 
   set -- $nodes
   mid=${2:-$1}
