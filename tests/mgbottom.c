@@ -368,8 +368,8 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool che
 
     PetscCall(BottomSolverReductions(pc, &own_after));
     PetscCall(GetBottomKSP(pc, &bottom, &telescope));
-    /* without agglomeration: under PCTELESCOPE, PETSc 3.26's telescope adds a reduction of its own to each bottom solve
-       (6 counted against the solver's 3 in 3 solves; none with PETSc 3.18) */
+    /* without agglomeration: with PETSc 3.26 the coarse KSPPREONLY around PCTELESCOPE reduces the PC's failure reason
+       after each bottom solve (PCReduceFailedReason(): 6 counted against the solver's 3 in 3 solves; none with 3.18) */
     if (!telescope)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the bottom solves, counted by MPI and the bottom solver's own (Gram matrices, checks): %s\n", (PetscInt)(report.reductions - before.reductions) == own_after - own ? "same" : "DIFFERENT"));
     PetscCall(CheckAdaptedS(pc, itsmax));

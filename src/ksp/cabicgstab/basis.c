@@ -248,12 +248,13 @@ static PetscErrorCode KSPCABiCGStabBasisCoefficients(KSP_CABiCGStab *cab)
    and no refinement; step j = 1 .. m: an operator and a preconditioner application, VecMDot() of the new vector against
    j basis vectors (reads j + 1), VecMAXPY() (reads j + 1, writes 1), VecNormalize() (3 passes), and two reductions (the
    j dot products, the norm); the noise right-hand side, the initial residual and the solution built at the end (the
-   VecMAXPY() of m vectors and a preconditioner application) add m + 6 passes
+   VecMAXPY() of m vectors and a preconditioner application) add m + 6 passes, and the norms of the right-hand side
+   and the initial residual two 8-byte reductions (tests/cabicgstab.c, -check_estimate_reductions, counts them)
 */
 PetscReal KSPCABiCGStabEstimateTime(const CAKrylovCosts *c, PetscInt s)
 {
   const PetscInt m     = 2 * s;
-  PetscReal      total = (m + 6) * c->vec + c->pc;
+  PetscReal      total = (m + 6) * c->vec + c->pc + 2 * CAKrylovCostsReduction(c, 8.0);
 
   for (PetscInt j = 1; j <= m; j++) total += c->spmv + c->pc + (2 * j + 6) * c->vec + CAKrylovCostsReduction(c, 8.0 * j) + CAKrylovCostsReduction(c, 8.0);
   return total;
