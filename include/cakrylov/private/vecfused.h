@@ -53,6 +53,11 @@ PETSC_INTERN PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt
    aa): per column the arithmetic of MatMult() (MatMultAdd()) of MatCreateMAIJ(A, m), vectorised across the columns */
 PETSC_INTERN void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscScalar y[], PetscBool add);
 
+/* S = V^T V (k x k, column-major) of the k local columns of V (n rows, lda ld), in one pass over V; the same bits on every
+   x86-64 CPU. work: CAKrylovGramWorkSize(k) scalars */
+PETSC_INTERN PetscInt       CAKrylovGramWorkSize(PetscInt k);
+PETSC_INTERN PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], PetscInt ld, PetscScalar work[], PetscScalar S[]);
+
 /* Global sums of n scalars in place: blocking */
 PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar buf[]);
 /* Global sums of n scalars: started here, finished by CAKrylovReductionEnd() (no MPI at all on one rank) */

@@ -229,31 +229,26 @@ static PetscErrorCode KSPAutoBCGSAllreduce(MPI_Comm comm, PetscScalar *buf, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* flop/s of [P, R]^T [rt, P, R] with nb = 4 s + 1 columns on a sample of min(n, AUTOBCGS_GEMM_ROWS) rows, timed once,
-   after a warm-up in the process's first measurement (OpenBLAS's first call of the size ran 2-3x slower): a sample of
-   256 rows (70 kB, in cache) ran at 48-72 Gflop/s where a solve's Gram matrices at s = 8 ran at 27 (Intel Xeon, 2 ranks); 1024
-   rows measured 28-32 */
+/* The rate of cabicgstab's local Gram matrix [rt, P, R]^T [rt, P, R] (CAKrylovGram(), nb + 1 = 4 s + 2 columns), as
+   flop/s of the GEMM [P, R]^T [rt, P, R] the model charges, on a sample of min(n, AUTOBCGS_GEMM_ROWS) rows, timed once,
+   after a warm-up in the process's first measurement: a sample of 256 rows (70 kB, in cache) ran 1.8-2.7x faster than
+   a solve's Gram matrices at s = 8 (Intel Xeon, 2 ranks, with OpenBLAS's DGEMM then); 1024 rows measured the solve's rate */
 static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscReal *rate)
 {
-  const PetscInt    rows = PetscMin(nloc, AUTOBCGS_GEMM_ROWS), nb = 4 * s + 1;
-  const PetscScalar one = 1.0, zero = 0.0;
-  static PetscBool  warmed = PETSC_FALSE;
-  PetscScalar      *V, *G;
-  PetscBLASInt      m, n, k;
-  PetscReal         t;
+  const PetscInt   rows = PetscMin(nloc, AUTOBCGS_GEMM_ROWS), nb = 4 * s + 1, k = nb + 1;
+  static PetscBool warmed = PETSC_FALSE;
+  PetscScalar     *V, *S;
+  PetscReal        t;
 
   PetscFunctionBegin;
   *rate = PETSC_MAX_REAL;
   if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc2((size_t)rows * (nb + 1), &V, (size_t)nb * (nb + 1), &G));
-  for (PetscInt i = 0; i < rows * (nb + 1); i++) V[i] = 1.0 + 0.125 * (i & 7); /* normal numbers, no division */
-  PetscCall(PetscBLASIntCast(nb, &m));
-  PetscCall(PetscBLASIntCast(nb + 1, &n));
-  PetscCall(PetscBLASIntCast(rows, &k));
-  AUTOBCGS_TIME(t, (BLASgemm_("T", "N", &m, &n, &k, &one, V + rows, &k, V, &k, &zero, G, &m), PETSC_SUCCESS), !warmed, 1);
+  PetscCall(PetscMalloc2((size_t)rows * k, &V, k * k + CAKrylovGramWorkSize(k), &S));
+  for (PetscInt i = 0; i < rows * k; i++) V[i] = 1.0 + 0.125 * (i & 7); /* normal numbers, no division */
+  AUTOBCGS_TIME(t, CAKrylovGram(rows, k, V, rows, S + k * k, S), !warmed, 1);
   warmed = PETSC_TRUE;
   *rate  = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
-  PetscCall(PetscFree2(V, G));
+  PetscCall(PetscFree2(V, S));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

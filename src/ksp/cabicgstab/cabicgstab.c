@@ -344,17 +344,16 @@ PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s, KSPC
 
 PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *buf)
 {
-  KSP_CABiCGStab   *cab = (KSP_CABiCGStab *)ksp->data;
-  const PetscScalar one = 1.0, zero = 0.0;
-  PetscScalar      *g = cab->GG, *G = cab->GG + nb;
-  PetscBLASInt      m, n, k;
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+  PetscScalar    *g = cab->GG, *G = cab->GG + nb, *S = cab->gram_work; /* S = [rt, P, R]^T [rt, P, R], (nb + 1) x (nb + 1) */
+  const PetscInt  k = nb + 1;
 
   PetscFunctionBegin;
-  PetscCall(PetscBLASIntCast(nb, &m));
-  PetscCall(PetscBLASIntCast(nb + 1, &n));
-  PetscCall(PetscBLASIntCast(cab->nloc, &k));
-  PetscCallBLAS("BLASgemm", BLASgemm_("T", "N", &m, &n, &k, &one, cab->V + cab->ldv, &cab->ldv, cab->V, &cab->ldv, &zero, cab->GG, &m));
-  PetscCall(PetscLogFlops(2.0 * cab->nloc * nb * (nb + 1)));
+  PetscCall(CAKrylovGram(cab->nloc, k, cab->V, cab->ldv, cab->gram_work + k * k, S));
+  PetscCall(PetscLogFlops(1.0 * cab->nloc * k * (k + 1)));
+  for (PetscInt i = 0; i < nb; i++) g[i] = S[i + 1]; /* g_i = (P, R)_i^T rt */
+  for (PetscInt j = 0; j < nb; j++)
+    for (PetscInt i = 0; i < nb; i++) G[i + j * nb] = S[i + 1 + (j + 1) * k];
   if (!cab->symmetric) PetscCall(PetscArraycpy(buf, cab->GG, nb * (nb + 1)));
   else {
     for (PetscInt i = 0; i < nb; i++) *buf++ = g[i];
@@ -959,7 +958,7 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
   if (!cab->V_shared) PetscCall(PetscFree(cab->V));
   if (!cab->V_shared) PetscCall(PetscFree(cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
-  PetscCall(PetscFree(cab->packed));
+  PetscCall(PetscFree2(cab->packed, cab->gram_work));
   PetscCall(PetscFree3(cab->Td, cab->GTd, cab->Gc));
   cab->s_alloc = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1006,7 +1005,7 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
   for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
-  PetscCall(PetscMalloc1(nb * (nb + 1), &cab->packed));
+  PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work));
   PetscCall(PetscMalloc3(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);
