@@ -138,7 +138,7 @@ static PetscErrorCode Solve(KSP ksp, const Method *method, Mat B, Mat X, PetscIn
    their bandwidth and its fraction of the triad; the spread of the whole solve (tmin, tmax) beside them */
 static PetscErrorCode PrintBreakdown(MPI_Comm comm, PetscInt runs, PetscReal tsp[], PetscReal tfu[], PetscReal tmin, PetscReal tmax, PetscInt nspmv, PetscReal spmvbytes, PetscReal fusedbytes, PetscReal triad)
 {
-  PetscReal msp, mfu, bsp, bfu;
+  PetscReal msp = 0.0, mfu = 0.0, bsp, bfu; /* set by Median() (runs >= 1) */
 
   PetscFunctionBegin;
   PetscCall(Median(runs, tsp, &msp));
@@ -149,18 +149,19 @@ static PetscErrorCode PrintBreakdown(MPI_Comm comm, PetscInt runs, PetscReal tsp
   PetscFunctionReturn(0);
 }
 
-/* The time and the calls of the operator's events (MatMult; MatMatMultNum, the dense layout's product) and of the fused
-   passes (CAKVecFused) so far on this rank, in that order (0 without logging: -breakdown false) */
-static PetscErrorCode EventTimes(PetscLogDouble v[6])
+/* The time and the calls of the operator's events (MatMult; MatMatMultNum, the dense layout's product), of the fused
+   passes (CAKVecFused) and of the library's one-pass product (CAKMatMultCols: the dense layout's on a MATSEQAIJ, through a window in the interleaved layout) so far
+   on this rank, in that order (0 without logging: -breakdown false) */
+static PetscErrorCode EventTimes(PetscLogDouble v[8])
 {
-  const char *const names[3] = {"MatMult", "MatMatMultNum", "CAKVecFused"};
+  const char *const names[4] = {"MatMult", "MatMatMultNum", "CAKVecFused", "CAKMatMultCols"};
   PetscBool         active;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < 6; k++) v[k] = 0.0;
+  for (PetscInt k = 0; k < 8; k++) v[k] = 0.0;
   PetscCall(PetscLogIsActive(&active));
   if (!active) PetscFunctionReturn(0);
-  for (PetscInt k = 0; k < 3; k++) {
+  for (PetscInt k = 0; k < 4; k++) {
     PetscLogEvent      e;
     PetscEventPerfInfo info = {0};
 
@@ -176,7 +177,7 @@ static PetscErrorCode EventTimes(PetscLogDouble v[6])
    allocates what the solver keeps; per solve, the time in the operator (tspmv, with its calls nspmv) and in the fused
    passes (tfused), slowest rank; *block: the type advanced the columns together (it has a block solver), *dense: in the
    dense layout (the product's event ran) */
-static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscReal tspmv[], PetscReal tfused[], PetscInt *nspmv, PetscBool *block, PetscBool *dense)
+static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B, Mat X, PetscInt m, PetscInt its, PetscInt runs, PetscReal t[], PetscReal tspmv[], PetscReal tfused[], PetscInt *nspmv, PetscBool *block, PetscBool *dense, PetscBool *onepass)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)A);
   KSP      ksp;
@@ -202,8 +203,8 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
   PetscCall(Solve(ksp, method, B, X, m, 1));
   PetscCallMPI(MPI_Pcontrol(1)); /* cakpmpi: count the timed solves only (with CAKPMPI_PAUSED=1) */
   for (PetscInt r = 0; r < runs; r++) {
-    double         t0, tl[4], tmax[4];
-    PetscLogDouble e0[6], e1[6];
+    double         t0, tl[5], tmax[5];
+    PetscLogDouble e0[8], e1[8];
 
     PetscCallMPI(MPI_Barrier(comm));
     PetscCall(EventTimes(e0));
@@ -211,12 +212,14 @@ static PetscErrorCode TimeMethod(Mat A, PetscInt pc, const Method *method, Mat B
     PetscCall(Solve(ksp, method, B, X, m, its));
     tl[0] = MPI_Wtime() - t0;
     PetscCall(EventTimes(e1));
-    tl[3]  = e1[3] - e0[3] > 0 ? 1.0 : 0.0; /* the dense product ran: the dense layout */
-    tl[1]  = tl[3] > 0 ? e1[2] - e0[2] : e1[0] - e0[0];
+    tl[4]  = e1[7] - e0[7] > 0 ? 1.0 : 0.0;              /* the one-pass product ran */
+    tl[3]  = e1[3] - e0[3] > 0 || tl[4] > 0 ? 1.0 : 0.0; /* a dense product ran: the dense layout */
+    tl[1]  = tl[3] > 0 ? e1[2] - e0[2] + e1[6] - e0[6] : e1[0] - e0[0];
     tl[2]  = e1[4] - e0[4];
-    *nspmv = (PetscInt)(tl[3] > 0 ? e1[3] - e0[3] : e1[1] - e0[1]);
-    PetscCallMPI(MPI_Allreduce(tl, tmax, 4, MPI_DOUBLE, MPI_MAX, comm));
+    *nspmv = (PetscInt)(tl[3] > 0 ? e1[3] - e0[3] + e1[7] - e0[7] : e1[1] - e0[1]);
+    PetscCallMPI(MPI_Allreduce(tl, tmax, 5, MPI_DOUBLE, MPI_MAX, comm));
     *dense    = *block && (tmax[3] > 0 || m == 1 || method->layout == CAKRYLOV_MATSOLVE_LAYOUT_DENSE) ? PETSC_TRUE : PETSC_FALSE;
+    *onepass  = tmax[4] > 0 ? PETSC_TRUE : PETSC_FALSE;
     t[r]      = tmax[0] / (its * m);
     tspmv[r]  = tmax[1];
     tfused[r] = tmax[2];
@@ -362,13 +365,13 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(comm, "method             path        median     min     max   bcgs-separate      MB     GB/s  of triad\n"));
     PetscCall(PetscPrintf(comm, "-----------------  -------  --------  ------  ------  -------------  ------  -------  --------\n"));
     for (PetscInt k = 0; k < NMETHODS; k++) {
-      PetscBool block = PETSC_FALSE, dense = PETSC_FALSE;
+      PetscBool block = PETSC_FALSE, dense = PETSC_FALSE, onepass = PETSC_FALSE;
       char      speedstr[16] = "-";
       PetscReal tmin = PETSC_MAX_REAL, tmax = 0.0, spmv, pcbytes, bytes, speedup = -1.0;
       PetscInt  nspmv = 0;
 
       if (!selected[k]) continue;
-      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, tsp, tfu, &nspmv, &block, &dense));
+      PetscCall(TimeMethod(A, pc, &methods[k], B, X, m, its, runs, t, tsp, tfu, &nspmv, &block, &dense, &onepass));
       for (PetscInt r = 0; r < runs; r++) {
         tmin = PetscMin(tmin, t[r]);
         tmax = PetscMax(tmax, t[r]);
@@ -378,13 +381,13 @@ int main(int argc, char **argv)
         speedup = med[0] / med[k];
         PetscCall(PetscSNPrintf(speedstr, sizeof(speedstr), "%.3f", (double)speedup));
       }
-      spmv    = block ? ((dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
-      pcbytes = pc ? methods[k].pcapps * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);           /* jacobi: its applications; none: PETSc's types copy twice */
+      spmv    = block ? ((dense && !onepass ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) / m : mbytes + 16.0 * N; /* per column; interleaved: MAIJ, one pass */
+      pcbytes = pc ? methods[k].pcapps * 24.0 * N : (methods[k].ours ? 0.0 : 2.0 * 16.0 * N);                       /* jacobi: its applications; none: PETSc's types copy twice */
       bytes   = methods[k].spmvs * spmv + pcbytes + 8.0 * N * methods[k].vec[pc];
-      PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
+      PetscCall(PetscPrintf(comm, "%-17s  %-7s  %8.3f  %6.2f  %6.2f  %13s  %6.1f  %7.2f  %7.1f%%\n", methods[k].name, block ? (dense ? (onepass ? "window" : "dense") : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), speedstr, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? 100.0 * bytes / med[k] / 1e9 / triad : 0.0)));
       if (fp)
-        fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (dense ? "dense" : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
-      if (breakdown) PetscCall(PrintBreakdown(comm, runs, tsp, tfu, tmin, tmax, nspmv, block ? ((dense ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) : mbytes + 16.0 * N, 8.0 * N * m * methods[k].vec[pc] * its, stream ? triad : 0.0));
+        fprintf(fp, "%d,%d,%d,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.4f,%.6g,%.4g,%.4f,%.4g,%.6g\n", (int)size, (int)n, (int)N, PCTypes[pc], (int)m, (int)its, (int)runs, methods[k].name, block ? (dense ? (onepass ? "window" : "dense") : "inter") : "columns", (double)(1e3 * med[k]), (double)(1e3 * tmin), (double)(1e3 * tmax), (double)speedup, (double)(bytes / 1e6), (double)(bytes / med[k] / 1e9), (double)(stream ? bytes / med[k] / 1e9 / triad : 0.0), (double)triad, (double)(1e3 * tspmv));
+      if (breakdown) PetscCall(PrintBreakdown(comm, runs, tsp, tfu, tmin, tmax, nspmv, block ? ((dense && !onepass ? DensePasses(m) : 1) * mbytes + 16.0 * N * m) : mbytes + 16.0 * N, 8.0 * N * m * methods[k].vec[pc] * its, stream ? triad : 0.0));
     }
     if (selected[2] && selected[6]) PetscCall(PetscPrintf(comm, "pipebcgsm against %" PetscInt_FMT " separate pipebcgs solves (the paper's comparison of its pipelined block): %.3fx\n", m, (double)(med[2] / med[6])));
     if (selected[8] && selected[9]) PetscCall(PetscPrintf(comm, "cabicgstab's block against %" PetscInt_FMT " separate cabicgstab solves: %.3fx\n", m, (double)(med[8] / med[9])));

@@ -1,7 +1,7 @@
 /* Package registration: types, log events, finalizer; the -dll_append entry point. */
 #include <cakrylov/private/cakrylovimpl.h>
 
-PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd, CAKRYLOV_SpMVProgress;
+PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd, CAKRYLOV_SpMVProgress, CAKRYLOV_MatMultColumns;
 
 static PetscBool CAKrylovPackageInitialized = PETSC_FALSE;
 
@@ -47,6 +47,7 @@ PetscErrorCode CAKrylovInitializePackage(void)
   PetscCall(PetscLogEventRegister("CAKVecFused", VEC_CLASSID, &CAKRYLOV_VecFused));
   PetscCall(PetscLogEventRegister("CAKReductionEnd", VEC_CLASSID, &CAKRYLOV_ReductionEnd));
   PetscCall(PetscLogEventRegister("CAKSpMVProgress", MAT_CLASSID, &CAKRYLOV_SpMVProgress));
+  PetscCall(PetscLogEventRegister("CAKMatMultCols", MAT_CLASSID, &CAKRYLOV_MatMultColumns));
   PetscCall(PetscRegisterFinalize(CAKrylovFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

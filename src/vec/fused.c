@@ -382,14 +382,14 @@ PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt 
 typedef double CAKv8 __attribute__((vector_size(64), aligned(8))); /* 8 doubles at any 8-byte boundary */
 
   #define CAKRYLOV_SPMV_TILE(name, W, attr) \
-    static attr void name(PetscInt nrows, PetscInt ld, const PetscInt *PETSC_RESTRICT ai, const PetscInt *PETSC_RESTRICT aj, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, PetscScalar *PETSC_RESTRICT y, PetscBool add) \
+    static attr void name(PetscInt nrows, PetscInt ld, const PetscInt *PETSC_RESTRICT ai, const PetscInt *PETSC_RESTRICT aj, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, PetscInt mask, PetscScalar *PETSC_RESTRICT y, PetscBool add) \
     { \
       for (PetscInt i = 0; i < nrows; i++) { \
         CAKv8 s[W]; \
         for (PetscInt q = 0; q < W; q++) s[q] = (CAKv8){0}; \
         for (PetscInt k = ai[i]; k < ai[i + 1]; k++) { \
           const double v  = aa[k]; \
-          const CAKv8 *xr = (const CAKv8 *)(x + (size_t)aj[k] * (size_t)ld); \
+          const CAKv8 *xr = (const CAKv8 *)(x + (size_t)(aj[k] & mask) * (size_t)ld); \
           for (PetscInt q = 0; q < W; q++) s[q] += v * xr[q]; \
         } \
         CAKv8 *yr = (CAKv8 *)(y + (size_t)i * (size_t)ld); \
@@ -406,13 +406,13 @@ CAKRYLOV_SPMV_TILES(Base, __attribute__((optimize("fp-contract=off"))))
 #endif
 
 /* Columns [c, c + w) one by one (w < 8, or no vector kernels) */
-static void SpMVColumns(PetscInt nrows, PetscInt ld, PetscInt w, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscScalar *y, PetscBool add)
+static void SpMVColumns(PetscInt nrows, PetscInt ld, PetscInt w, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscInt mask, PetscScalar *y, PetscBool add)
 {
   for (PetscInt i = 0; i < nrows; i++)
     for (PetscInt c = 0; c < w; c++) {
       PetscScalar s = 0.0;
 
-      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) s += aa[k] * x[(size_t)aj[k] * (size_t)ld + c];
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++) s += aa[k] * x[(size_t)(aj[k] & mask) * (size_t)ld + c];
       if (add) y[(size_t)i * (size_t)ld + c] += s;
       else y[(size_t)i * (size_t)ld + c] = s;
     }
@@ -429,21 +429,32 @@ static void SpMVColumns(PetscInt nrows, PetscInt ld, PetscInt w, const PetscInt 
 */
 void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscScalar y[], PetscBool add)
 {
+  CAKrylovMatMultInterleavedRing(nrows, m, ai, aj, aa, x, -1, y, add);
+}
+
+/*
+  CAKrylovMatMultInterleavedRing - y = A x as CAKrylovMatMultInterleaved(), x's row col at row (col & mask) of x: a ring
+  of mask + 1 rows (mask = 2^b - 1) holding the rows A's rows read (mask = -1: all of x)
+
+  Not Collective
+*/
+void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add)
+{
   PetscInt c = 0;
 
 #if defined(CAKRYLOV_SPMV_VECTOR)
   static const struct {
-    void (*tile[3])(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscBool);
+    void (*tile[3])(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscInt, PetscScalar *, PetscBool);
   } kernels[3]       = {{{SpMVTile4Avx512, SpMVTile2Avx512, SpMVTile1Avx512}}, {{SpMVTile4Avx2, SpMVTile2Avx2, SpMVTile1Avx2}}, {{SpMVTile4Base, SpMVTile2Base, SpMVTile1Base}}};
   const PetscInt isa = __builtin_cpu_supports("avx512f") ? 0 : (__builtin_cpu_supports("avx2") ? 1 : 2);
 
   for (PetscInt t = 0; t < 3; t++) { /* tiles of 32, 16, 8 columns */
     const PetscInt w = 8 << (2 - t);
 
-    for (; c + w <= m; c += w) kernels[isa].tile[t](nrows, m, ai, aj, aa, x + c, y + c, add);
+    for (; c + w <= m; c += w) kernels[isa].tile[t](nrows, m, ai, aj, aa, x + c, mask, y + c, add);
   }
 #endif
-  if (c < m) SpMVColumns(nrows, m, m - c, ai, aj, aa, x + c, y + c, add);
+  if (c < m) SpMVColumns(nrows, m, m - c, ai, aj, aa, x + c, mask, y + c, add);
 }
 
 /*
@@ -566,4 +577,62 @@ PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], Petsc
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The transpose kernel: dst[b ldd + a] = src[a lds + b] for a < na, b < nb, in tiles of 8 x 8: 8 vector loads along b,
+   24 two-vector shuffles (pairs, then pairs of pairs, then halves), 8 vector stores along a; the edges entry by entry.
+   It turns column-major blocks into the interleaved layout and back (CAKrylovMatMultColumns()).
+*/
+#if defined(CAKRYLOV_SPMV_VECTOR)
+typedef long long CAKi8 __attribute__((vector_size(64)));
+
+  #define CAKRYLOV_TRANSPOSE(name, attr) \
+    static attr void name(PetscInt na8, PetscInt nb8, const double *PETSC_RESTRICT src, PetscInt lds, double *PETSC_RESTRICT dst, PetscInt ldd) \
+    { \
+      for (PetscInt a0 = 0; a0 < na8; a0 += 8) \
+        for (PetscInt b0 = 0; b0 < nb8; b0 += 8) { \
+          CAKv8 v[8], p[8], q[8]; \
+          _Pragma("GCC unroll 8") for (PetscInt k = 0; k < 8; k++) v[k] = *(const CAKv8 *)(src + (size_t)(a0 + k) * (size_t)lds + b0); \
+          _Pragma("GCC unroll 4") for (PetscInt k = 0; k < 8; k += 2) \
+          { /* p[k] = (v[k][0], v[k+1][0], v[k][2], v[k+1][2], ...), p[k+1] the odd entries */ \
+            p[k]     = __builtin_shuffle(v[k], v[k + 1], (CAKi8){0, 8, 2, 10, 4, 12, 6, 14}); \
+            p[k + 1] = __builtin_shuffle(v[k], v[k + 1], (CAKi8){1, 9, 3, 11, 5, 13, 7, 15}); \
+          } \
+          _Pragma("GCC unroll 2") for (PetscInt k = 0; k < 8; k += 4) /* q[k + e]: entries e and e + 4 of v[k .. k + 3], e = 0, 1, 2, 3 */ \
+            _Pragma("GCC unroll 2") for (PetscInt e = 0; e < 2; e++) \
+          { \
+            q[k + e]     = __builtin_shuffle(p[k + e], p[k + 2 + e], (CAKi8){0, 1, 8, 9, 4, 5, 12, 13}); \
+            q[k + 2 + e] = __builtin_shuffle(p[k + e], p[k + 2 + e], (CAKi8){2, 3, 10, 11, 6, 7, 14, 15}); \
+          } \
+          _Pragma("GCC unroll 4") for (PetscInt e = 0; e < 4; e++) \
+          { /* entries e and e + 4 of v[0 .. 7] */ \
+            *(CAKv8 *)(dst + (size_t)(b0 + e) * (size_t)ldd + a0)     = __builtin_shuffle(q[e], q[4 + e], (CAKi8){0, 1, 2, 3, 8, 9, 10, 11}); \
+            *(CAKv8 *)(dst + (size_t)(b0 + e + 4) * (size_t)ldd + a0) = __builtin_shuffle(q[e], q[4 + e], (CAKi8){4, 5, 6, 7, 12, 13, 14, 15}); \
+          } \
+        } \
+    }
+CAKRYLOV_TRANSPOSE(TransposeAvx512, __attribute__((target("avx512f"))))
+CAKRYLOV_TRANSPOSE(TransposeAvx2, __attribute__((target("avx2"))))
+CAKRYLOV_TRANSPOSE(TransposeBase, )
+#endif
+
+/*
+  CAKrylovTranspose - dst[b ldd + a] = src[a lds + b] for a < na, b < nb (src and dst do not overlap)
+
+  Not Collective
+*/
+void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar src[], PetscInt lds, PetscScalar dst[], PetscInt ldd)
+{
+  PetscInt na8 = 0, nb8 = 0;
+
+#if defined(CAKRYLOV_SPMV_VECTOR)
+  void (*const kernel)(PetscInt, PetscInt, const double *, PetscInt, double *, PetscInt) = __builtin_cpu_supports("avx512f") ? TransposeAvx512 : (__builtin_cpu_supports("avx2") ? TransposeAvx2 : TransposeBase);
+
+  na8 = na - na % 8;
+  nb8 = nb - nb % 8;
+  kernel(na8, nb8, src, lds, dst, ldd);
+#endif
+  for (PetscInt a = 0; a < na; a++) /* the edges: b >= nb8 on every line, then the lines a >= na8 */
+    for (PetscInt b = a < na8 ? nb8 : 0; b < nb; b++) dst[(size_t)b * ldd + a] = src[(size_t)a * lds + b];
 }

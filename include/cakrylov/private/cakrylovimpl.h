@@ -7,7 +7,7 @@
 #include <cakrylov/private/progress.h>
 
 /* Log events of the library's own kernels (registered in CAKrylovInitializePackage()). */
-PETSC_INTERN PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd, CAKRYLOV_SpMVProgress;
+PETSC_INTERN PetscLogEvent CAKRYLOV_CABasis, CAKRYLOV_CAGram, CAKRYLOV_CARebuild, CAKRYLOV_VecFused, CAKRYLOV_ReductionEnd, CAKRYLOV_SpMVProgress, CAKRYLOV_MatMultColumns;
 
 PETSC_INTERN PetscErrorCode KSPCreate_CABiCGStab(KSP);
 PETSC_INTERN PetscErrorCode KSPCreate_BCGSM(KSP);
@@ -23,6 +23,8 @@ PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
 /* src/mat: what the library reads of its users' matrices, and its dense views over its own storage */
 PETSC_INTERN PetscErrorCode CAKrylovMatGershgorinRadius(Mat, PetscReal *);
 PETSC_INTERN PetscErrorCode CAKrylovMatHaloCreate(Mat, Vec, VecScatter *, Vec *);
+PETSC_INTERN PetscErrorCode CAKrylovMatBand(Mat, PetscInt *, PetscInt *, PetscBool *);
+PETSC_INTERN PetscErrorCode CAKrylovMatMultColumns(Mat, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt, PetscBool *);
 PETSC_INTERN PetscErrorCode CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
 
 /* src/vec/layout.c: a vector on an existing layout, without communication */

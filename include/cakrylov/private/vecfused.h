@@ -52,11 +52,16 @@ PETSC_INTERN PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt
 /* y = A x (add: y += A x, the row's sum added to y) on nrows rows of interleaved blocks of m columns, A in CSR (ai, aj,
    aa): per column the arithmetic of MatMult() (MatMultAdd()) of MatCreateMAIJ(A, m), vectorised across the columns */
 PETSC_INTERN void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscScalar y[], PetscBool add);
+/* ... with x a ring of mask + 1 rows (mask = 2^b - 1): A's column col read at row col & mask of x */
+PETSC_INTERN void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add);
 
 /* S = V^T V (k x k, column-major) of the k local columns of V (n rows, lda ld), in one pass over V; the same bits on every
    x86-64 CPU. work: CAKrylovGramWorkSize(k) scalars */
 PETSC_INTERN PetscInt       CAKrylovGramWorkSize(PetscInt k);
 PETSC_INTERN PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], PetscInt ld, PetscScalar work[], PetscScalar S[]);
+
+/* dst[b ldd + a] = src[a lds + b] for a < na, b < nb: column-major blocks to the interleaved layout and back */
+PETSC_INTERN void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar src[], PetscInt lds, PetscScalar dst[], PetscInt ldd);
 
 /* Global sums of n scalars in place: blocking */
 PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar buf[]);

@@ -9,9 +9,10 @@
 
      p, r into the bases (KSPCABiCGStabOuterPrepare())
      P_j, R_j of every live column, power by power (KSPCABiCGStabBlockBuildBases()): the columns that apply the operator
-       to the same basis index form runs, and a run of c >= 2 columns is one dense product (AIJ x dense: one pass over
-       the matrix per 4 columns, PCMatApply() for the preconditioner)
-     [g_j, G_j] = [P_j, R_j]^T [rt_j, P_j, R_j], local GEMMs packed side by side, and ONE MPI_Allreduce for all
+       to the same basis index form runs, and a run of c >= 2 columns is one dense product (a MATSEQAIJ of moderate
+       band: the library's one pass over the matrix for all c columns, CAKrylovMatMultColumns(); else PETSc's AIJ x
+       dense, one pass per 4 columns; PCMatApply() for the preconditioner)
+     [g_j, G_j] = [P_j, R_j]^T [rt_j, P_j, R_j], local Gram matrices (CAKrylovGram()) packed side by side, and ONE MPI_Allreduce for all
      the s_k inner iterations and the rebuild of p, r, dx of every live column (KSPCABiCGStabOuterIterate()), and
        x_j += M^{-1} dx_j with one PCMatApply() per run of columns (dx_j side by side, as the bases)
 
@@ -55,10 +56,12 @@ struct KSP_CABiCGStabBlock {
   KSPCABiCGStabPairMode    mode;       /* what the products of the views were made for */
   PetscObjectId            amat_id;    /* ... with which matrix (id, nonzero pattern) */
   PetscObjectState         amat_nz;
-  PetscBool                batch;      /* this solve applies the operator to runs of columns as one product */
-  KSPConvergedReason      *reason;     /* per column of the last block solve: how it ended */
-  PetscInt                *its;        /* ... and its iterations */
-  PetscInt                 nmatsolves; /* block solves (a batch of -ksp_matsolve_batch_size counts one) */
+  PetscBool                seqaij;           /* ... a MATSEQAIJ: the library's one-pass product (CAKrylovMatMultColumns()) */
+  PetscInt                 band_lo, band_hi; /* ... of this band (CAKrylovMatBand()) */
+  PetscBool                batch;            /* this solve applies the operator to runs of columns as one product */
+  KSPConvergedReason      *reason;           /* per column of the last block solve: how it ended */
+  PetscInt                *its;              /* ... and its iterations */
+  PetscInt                 nmatsolves;       /* block solves (a batch of -ksp_matsolve_batch_size counts one) */
   PetscInt                 last_m, last_its, last_rounds, last_reductions, last_products;
   PetscBool                last_block; /* the last KSPMatSolve() ran as a block (else a KSPSolve() per column) */
 };
@@ -258,6 +261,7 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
   bk->mode    = mode;
   bk->amat_id = id;
   bk->amat_nz = nz;
+  PetscCall(CAKrylovMatBand(A, &bk->band_lo, &bk->band_hi, &bk->seqaij));
   PetscCall(MatGetLayouts(A, &rows, NULL)); /* views made as columns converge, inside a solve: no communication */
   PetscCall(CAKrylovMatCreateDense(rows, c, bk->V, bk->ld, &bk->Xv[c]));
   PetscCall(CAKrylovMatCreateDense(rows, c, bk->V, bk->ld, &bk->Yv[c]));
@@ -267,6 +271,32 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
   PetscCall(MatProductSetType(P, MATPRODUCT_AB));
   PetscCall(MatProductSetFromOptions(P));
   PetscCall(MatProductSymbolic(P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product P = A B of the views of c columns (P = Yv[c] or Zv[c]): the library's one-pass product where A is a
+   MATSEQAIJ of moderate band (CAKrylovMatMultColumns()), else PETSc's MatProduct made in KSPCABiCGStabBlockViews() */
+static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt c)
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+  Mat                  A;
+  const PetscScalar   *b;
+  PetscScalar         *p;
+  PetscInt             ldb, ldp;
+  PetscBool            done = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (bk->seqaij) {
+    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+    PetscCall(MatDenseGetArrayRead(B, &b));
+    PetscCall(MatDenseGetLDA(B, &ldb));
+    PetscCall(MatDenseGetArrayWrite(P, &p));
+    PetscCall(MatDenseGetLDA(P, &ldp));
+    PetscCall(CAKrylovMatMultColumns(A, bk->band_lo, bk->band_hi, c, b, ldb, p, ldp, &done));
+    PetscCall(MatDenseRestoreArrayWrite(P, &p));
+    PetscCall(MatDenseRestoreArrayRead(B, &b));
+  }
+  if (!done) PetscCall(MatProductNumeric(P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,14 +316,14 @@ static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j
   case KSPCABICGSTAB_PAIR_NONE:
     break;
   case KSPCABICGSTAB_PAIR_A: /* Y = A X */
-    PetscCall(MatProductNumeric(Y));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c));
     break;
   case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X) */
     PetscCall(PCMatApply(ksp->pc, X, bk->Zv[c]));
-    PetscCall(MatProductNumeric(Y));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c));
     break;
   case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X) */
-    PetscCall(MatProductNumeric(bk->Zv[c]));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c));
     PetscCall(PCMatApply(ksp->pc, bk->Zv[c], Y));
     break;
   }
