@@ -4,6 +4,7 @@ static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per
                      "  s times its pattern (columns whose norms differ by s); -early: it converges before the others (verdict)\n"
                      "-count_reductions : global reductions counted by MPI (2 or more ranks) against the solver's count and the outer rounds\n"
                      "-shell_jacobi : Jacobi as a PCSHELL whose PCMatApply() records a block of no columns (verdict: none)\n"
+                     "-check_one_pass : solve again with -ksp_cabicgstab_one_pass_product false (PETSc's AIJ x dense product): X bitwise the same\n"
                      "Every KSP option applies to the block solver and to the reference (a KSPSolve() per column) alike.\n";
 
 #include <cakrylov.h>
@@ -18,7 +19,7 @@ typedef struct {
   StencilProblem problem;
   PetscInt       dim, n, m, zero, nan, scaled;
   PetscReal      scale;
-  PetscBool      nonzero, count, early, shell;
+  PetscBool      nonzero, count, early, shell, one_pass;
 } Options;
 
 static Vec      shell_idiag;        /* -shell_jacobi: 1 / diag(A) */
@@ -27,7 +28,7 @@ static PetscInt shell_empty_blocks; /* PCMatApply()s of the shell given no colum
 static PetscErrorCode GetOptions(Options *o)
 {
   PetscFunctionBegin;
-  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() of KSPCABICGSTAB", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)o->problem, (PetscEnum *)&o->problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, o->dim, &o->dim, NULL));
@@ -41,6 +42,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsBool("-early", "The scaled column converges before the others (verdict)", NULL, o->early, &o->early, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions (2 or more ranks)", NULL, o->count, &o->count, NULL));
   PetscCall(PetscOptionsBool("-shell_jacobi", "Jacobi as a PCSHELL that records PCMatApply()s of no columns", NULL, o->shell, &o->shell, NULL));
+  PetscCall(PetscOptionsBool("-check_one_pass", "Solve again with PETSc's AIJ x dense product: X bitwise the same", NULL, o->one_pass, &o->one_pass, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -249,6 +251,35 @@ static PetscErrorCode CompareColumns(const Options *o, KSP ksp, Mat A, Mat B, Ma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -check_one_pass: the block solve again with PETSc's AIJ x dense product instead of the library's one-pass product
+   (CAKrylovMatMultColumns(), on a MATSEQAIJ): both sum each entry over its row in the matrix's order, so X is bitwise the same */
+static PetscErrorCode CheckOnePass(KSP ksp, Mat B, Mat X0, Mat X)
+{
+  Mat                Xp;
+  const PetscScalar *x, *xp;
+  PetscInt           m, n, ld, ldp;
+  PetscBool          same = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(MatDuplicate(X0, MAT_COPY_VALUES, &Xp));
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_cabicgstab_one_pass_product", "false"));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPMatSolve(ksp, B, Xp));
+  PetscCall(PetscOptionsClearValue(NULL, "-ksp_cabicgstab_one_pass_product"));
+  PetscCall(MatGetLocalSize(X, &n, NULL));
+  PetscCall(MatGetSize(X, NULL, &m));
+  PetscCall(MatDenseGetArrayRead(X, &x));
+  PetscCall(MatDenseGetArrayRead(Xp, &xp));
+  PetscCall(MatDenseGetLDA(X, &ld));
+  PetscCall(MatDenseGetLDA(Xp, &ldp));
+  for (PetscInt j = 0; j < m && same; j++) PetscCall(PetscArraycmp(x + j * ld, xp + j * ldp, n, &same));
+  PetscCall(MatDenseRestoreArrayRead(Xp, &xp));
+  PetscCall(MatDenseRestoreArrayRead(X, &x));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "X with PETSc's AIJ x dense product bitwise X with the one-pass product: %s\n", same ? "yes" : "NO"));
+  PetscCall(MatDestroy(&Xp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Options o;
@@ -268,6 +299,7 @@ int main(int argc, char **argv)
   PetscCall(CreateSolver(&o, A, &ksp));
   PetscCall(SolveBlock(&o, ksp, B, X0, X));
   PetscCall(CompareColumns(&o, ksp, A, B, X0, X));
+  if (o.one_pass) PetscCall(CheckOnePass(ksp, B, X0, X));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&X0));
@@ -285,6 +317,13 @@ int main(int argc, char **argv)
       suffix: converged
       nsize: {{1 2 4}}
       args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
+
+   # the one-pass product of a MATSEQAIJ (1 rank) against PETSc's AIJ x dense product: the same bits; 13 columns (a tile
+   # of 8, 5 columns one by one), 2D and 3D, the preconditioner applied before (right) and after (left) the product
+   test:
+      suffix: one_pass
+      args: -nrhs 13 -dim {{2 3}} -n 12 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -check_one_pass
+      filter: grep "bitwise X with the one-pass"
 
    # a preconditioner of the user's (PCSHELL): the bases apply it to runs of columns, never to an empty one (PETSc 3.26's
    # PCMG stops on an empty block)

@@ -107,6 +107,12 @@ PetscErrorCode CAKrylovMatBand(Mat A, PetscInt *lo, PetscInt *hi, PetscBool *seq
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the first 64-byte boundary at or after p (p + 8 scalars at most) */
+static inline PetscScalar *CAKrylovAlign64(PetscScalar *p)
+{
+  return (PetscScalar *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
+
 #define CAKRYLOV_COLUMNS_BLOCK      64        /* rows of Y per step */
 #define CAKRYLOV_COLUMNS_WINDOW_MAX (1 << 24) /* bytes of the window at most: 16 MiB */
 
@@ -130,7 +136,7 @@ PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt 
 {
   const PetscInt    *ia, *ja;
   const PetscScalar *a;
-  PetscScalar       *T, *Yb;
+  PetscScalar       *buf, *T, *Yb;
   PetscInt           n, W = 8, t = 0;
   PetscBool          rows;
 
@@ -142,7 +148,9 @@ PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt 
   if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(CAKRYLOV_MatMultColumns, A, 0, 0, 0));
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
-  PetscCall(PetscMalloc2((size_t)W * c, &T, (size_t)CAKRYLOV_COLUMNS_BLOCK * c, &Yb));
+  PetscCall(PetscMalloc1((size_t)(W + CAKRYLOV_COLUMNS_BLOCK) * c + 16, &buf));
+  T  = CAKrylovAlign64(buf); /* a window row of 8 w columns spans w cache lines, not w + 1: the window's address, and so its speed, no longer depends on the heap's state */
+  Yb = CAKrylovAlign64(T + (size_t)W * c);
   for (PetscInt r0 = 0; r0 < n; r0 += CAKRYLOV_COLUMNS_BLOCK) {
     const PetscInt r1 = PetscMin(n, r0 + CAKRYLOV_COLUMNS_BLOCK), need = PetscMin(n, r1 + hi);
 
@@ -150,7 +158,7 @@ PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt 
     CAKrylovMatMultInterleavedRing(r1 - r0, c, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE);                           /* (A X)(r0 .. r1 - 1, :), interleaved */
     CAKrylovTranspose(r1 - r0, c, Yb, c, Y + r0, ldy);
   }
-  PetscCall(PetscFree2(T, Yb));
+  PetscCall(PetscFree(buf));
   PetscCall(PetscLogFlops(2.0 * c * ia[n]));
   PetscCall(PetscLogEventEnd(CAKRYLOV_MatMultColumns, A, 0, 0, 0));
   PetscCall(MatSeqAIJRestoreArrayRead(A, &a));

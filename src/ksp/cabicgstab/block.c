@@ -63,7 +63,8 @@ struct KSP_CABiCGStabBlock {
   PetscInt                *its;              /* ... and its iterations */
   PetscInt                 nmatsolves;       /* block solves (a batch of -ksp_matsolve_batch_size counts one) */
   PetscInt                 last_m, last_its, last_rounds, last_reductions, last_products;
-  PetscBool                last_block; /* the last KSPMatSolve() ran as a block (else a KSPSolve() per column) */
+  PetscBool                last_block;    /* the last KSPMatSolve() ran as a block (else a KSPSolve() per column) */
+  PetscBool                last_one_pass; /* ... its products were CAKrylovMatMultColumns()'s */
 };
 
 /* The column's default test: CAKrylovKSPColumnTest() with the KSP of KSPMatSolve()'s settings */
@@ -286,7 +287,7 @@ static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt 
   PetscBool            done = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (bk->seqaij) {
+  if (bk->seqaij && ((KSP_CABiCGStab *)ksp->data)->one_pass) {
     PetscCall(PCGetOperators(ksp->pc, &A, NULL));
     PetscCall(MatDenseGetArrayRead(B, &b));
     PetscCall(MatDenseGetLDA(B, &ldb));
@@ -297,6 +298,7 @@ static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt 
     PetscCall(MatDenseRestoreArrayRead(B, &b));
   }
   if (!done) PetscCall(MatProductNumeric(P));
+  bk->last_one_pass = done;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -610,6 +612,7 @@ PetscErrorCode KSPMatSolve_CABiCGStab(KSP ksp, Mat B, Mat X)
   PetscCall(MatDenseGetArray(X, &xa));
   PetscCall(MatDenseGetLDA(X, &ldx));
   bk->last_products = 0;
+  bk->last_one_pass = PETSC_FALSE;
   for (PetscInt j = 0; j < m; j++) PetscCall(KSPCABiCGStabBlockColumnBegin(ksp, j, ba + (size_t)j * ldb, xa + (size_t)j * ldx));
   PetscCall(KSPCABiCGStabBlockRHSNorms(ksp, &nred));
   for (PetscInt j = 0; j < m; j++) {
@@ -644,7 +647,7 @@ PetscErrorCode KSPViewBlock_CABiCGStab(KSP ksp, PetscViewer viewer)
   if (!bk || !bk->nmatsolves) PetscFunctionReturn(PETSC_SUCCESS);
   if (!bk->last_block) PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last, %" PetscInt_FMT " columns, ran column by column (KSPSolve() per column; -info says why)\n", bk->nmatsolves, bk->last_m));
   else
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last: %" PetscInt_FMT " columns, %" PetscInt_FMT " outer rounds, %" PetscInt_FMT " global reductions for all columns, at most %" PetscInt_FMT " iterations per column, %" PetscInt_FMT " operator products on runs of columns\n", bk->nmatsolves, bk->last_m, bk->last_rounds, bk->last_reductions, bk->last_its, bk->last_products));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last: %" PetscInt_FMT " columns, %" PetscInt_FMT " outer rounds, %" PetscInt_FMT " global reductions for all columns, at most %" PetscInt_FMT " iterations per column, %" PetscInt_FMT " operator products on runs of columns (%s)\n", bk->nmatsolves, bk->last_m, bk->last_rounds, bk->last_reductions, bk->last_its, bk->last_products, bk->last_one_pass ? "one pass over the matrix each" : "PETSc's product"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1073,6 +1073,7 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   if (flg) PetscCall(KSPCABiCGStabSetAdaptiveS(ksp, adaptive));
   PetscCall(PetscOptionsBool("-ksp_cabicgstab_paired", "Build the bases of p and r together, two columns per operator application", "KSPCABiCGStabSetPaired", paired, &paired, &flg));
   if (flg) PetscCall(KSPCABiCGStabSetPaired(ksp, paired));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_one_pass_product", "KSPMatSolve(): apply a banded MATSEQAIJ to all columns of a run in one pass over the matrix (false: PETSc's AIJ x dense product)", "KSPMatSolve", cab->one_pass, &cab->one_pass, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1787,6 +1788,7 @@ PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stat
 .  -ksp_cabicgstab_symmetric_gram <true>          - reduce only g and the upper triangle of the symmetric Gram matrix
 .  -ksp_cabicgstab_residual_replacement           - replace the residual by b - A x when its drift estimate grows (default: on for newton, chebyshev)
 .  -ksp_cabicgstab_paired <false>                 - build [Â^k p, Â^k r] as two-column products (one halo exchange per pair)
+.  -ksp_cabicgstab_one_pass_product <true>        - `KSPMatSolve()`: a banded `MATSEQAIJ` applied to all columns of a run in one pass over the matrix (false: PETSc's AIJ x dense product, one pass per 4 columns)
 -  -ksp_cabicgstab_adaptive_s <true>              - lower s_k while the coordinates of r lose more than half of their digits
 
    Level: intermediate
@@ -1883,6 +1885,7 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
   cab->telescope  = PETSC_TRUE;
   cab->symmetric  = PETSC_TRUE;
   cab->adaptive   = PETSC_TRUE;
+  cab->one_pass   = PETSC_TRUE;
   cab->mono_scale = 1.0;
 
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
