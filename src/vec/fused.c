@@ -381,6 +381,12 @@ PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt 
   #define CAKRYLOV_SPMV_VECTOR 1
 typedef double CAKv8 __attribute__((vector_size(64), aligned(8))); /* 8 doubles at any 8-byte boundary */
 
+/* The vector kernels this processor runs: 0 AVX-512F, 1 AVX2, 2 the baseline (each kernel is compiled for all three) */
+static inline PetscInt CAKrylovISA(void)
+{
+  return __builtin_cpu_supports("avx512f") ? 0 : (__builtin_cpu_supports("avx2") ? 1 : 2);
+}
+
   #define CAKRYLOV_SPMV_TILE(name, W, attr) \
     static attr void name(PetscInt nrows, PetscInt ld, const PetscInt *PETSC_RESTRICT ai, const PetscInt *PETSC_RESTRICT aj, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, PetscInt mask, PetscScalar *PETSC_RESTRICT y, PetscBool add) \
     { \
@@ -446,7 +452,7 @@ void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt a
   static const struct {
     void (*tile[3])(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscInt, PetscScalar *, PetscBool);
   } kernels[3]       = {{{SpMVTile4Avx512, SpMVTile2Avx512, SpMVTile1Avx512}}, {{SpMVTile4Avx2, SpMVTile2Avx2, SpMVTile1Avx2}}, {{SpMVTile4Base, SpMVTile2Base, SpMVTile1Base}}};
-  const PetscInt isa = __builtin_cpu_supports("avx512f") ? 0 : (__builtin_cpu_supports("avx2") ? 1 : 2);
+  const PetscInt isa = CAKrylovISA();
 
   for (PetscInt t = 0; t < 3; t++) { /* tiles of 32, 16, 8 columns */
     const PetscInt w = 8 << (2 - t);
@@ -538,7 +544,8 @@ PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], Petsc
   PetscFunctionBegin;
 #if defined(CAKRYLOV_SPMV_VECTOR)
   {
-    void (*const tile)(PetscInt, const double *const *, const double *const *, CAKv8 *) = __builtin_cpu_supports("avx512f") ? GramTileAvx512 : (__builtin_cpu_supports("avx2") ? GramTileAvx2 : GramTileBase);
+    void (*const tiles[3])(PetscInt, const double *const *, const double *const *, CAKv8 *) = {GramTileAvx512, GramTileAvx2, GramTileBase};
+    void (*const tile)(PetscInt, const double *const *, const double *const *, CAKv8 *)     = tiles[CAKrylovISA()];
     const PetscInt nt = (k + 3) / 4, n8 = n - n % 8;
     CAKv8         *acc                              = (CAKv8 *)work;
     double        *tail                             = work + 16 * 8 * (nt * (nt + 1) / 2); /* the last n % 8 rows, padded with zeros to 8 */
@@ -627,7 +634,8 @@ void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar src[], PetscI
   PetscInt na8 = 0, nb8 = 0;
 
 #if defined(CAKRYLOV_SPMV_VECTOR)
-  void (*const kernel)(PetscInt, PetscInt, const double *, PetscInt, double *, PetscInt) = __builtin_cpu_supports("avx512f") ? TransposeAvx512 : (__builtin_cpu_supports("avx2") ? TransposeAvx2 : TransposeBase);
+  void (*const kernels[3])(PetscInt, PetscInt, const double *, PetscInt, double *, PetscInt) = {TransposeAvx512, TransposeAvx2, TransposeBase};
+  void (*const kernel)(PetscInt, PetscInt, const double *, PetscInt, double *, PetscInt)     = kernels[CAKrylovISA()];
 
   na8 = na - na % 8;
   nb8 = nb - nb % 8;

@@ -55,8 +55,8 @@ PETSC_INTERN void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const P
 /* ... with x a ring of mask + 1 rows (mask = 2^b - 1): A's column col read at row col & mask of x */
 PETSC_INTERN void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add);
 
-/* S = V^T V (k x k, column-major) of the k local columns of V (n rows, lda ld), in one pass over V; the same bits on every
-   x86-64 CPU. work: CAKrylovGramWorkSize(k) scalars */
+/* S = V^T V (k x k, column-major) of the k local columns of V (n rows, lda ld), in one pass over V; the same bits with
+   AVX-512F and AVX2 (the SSE2 baseline rounds each product). work: CAKrylovGramWorkSize(k) scalars */
 PETSC_INTERN PetscInt       CAKrylovGramWorkSize(PetscInt k);
 PETSC_INTERN PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], PetscInt ld, PetscScalar work[], PetscScalar S[]);
 
