@@ -325,6 +325,13 @@ int main(int argc, char **argv)
       args: -nrhs 13 -dim {{2 3}} -n 12 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -check_one_pass
       filter: grep "bitwise X with the one-pass"
 
+   # the same where the product's result (176400 rows x 13 columns, 18 MB) is written with streaming stores, the
+   # monomial basis's scaling applied as it is stored, and the Chebyshev basis (shifts: scaled after the product)
+   test:
+      suffix: one_pass_stream
+      args: -nrhs 13 -dim 2 -n 420 -pc_type none -ksp_max_it 12 -ksp_cabicgstab_basis {{monomial chebyshev}} -check_one_pass
+      filter: grep "bitwise X with the one-pass"
+
    # a preconditioner of the user's (PCSHELL): the bases apply it to runs of columns, never to an empty one (PETSc 3.26's
    # PCMG stops on an empty block)
    test:

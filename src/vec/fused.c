@@ -594,8 +594,26 @@ PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], Petsc
 #if defined(CAKRYLOV_SPMV_VECTOR)
 typedef long long CAKi8 __attribute__((vector_size(64)));
 
-  #define CAKRYLOV_TRANSPOSE(name, attr) \
-    static attr void name(PetscInt na8, PetscInt nb8, const double *PETSC_RESTRICT src, PetscInt lds, double *PETSC_RESTRICT dst, PetscInt ldd) \
+  #include <immintrin.h>
+  /* a streaming store of 8 doubles at a 64-byte boundary: around the caches, no read of the line it replaces */
+  #define CAKRYLOV_STREAM_AVX512(d, v) _mm512_stream_pd((d), (__m512d)(v))
+  #define CAKRYLOV_STREAM_AVX2(d, v) \
+    do { \
+      _mm256_stream_pd((d), (__m256d){(v)[0], (v)[1], (v)[2], (v)[3]}); \
+      _mm256_stream_pd((d) + 4, (__m256d){(v)[4], (v)[5], (v)[6], (v)[7]}); \
+    } while (0)
+  #define CAKRYLOV_STREAM_BASE(d, v) \
+    do { \
+      for (PetscInt h = 0; h < 8; h += 2) _mm_stream_pd((d) + h, (__m128d){(v)[h], (v)[h + 1]}); \
+    } while (0)
+  #define CAKRYLOV_TRANSPOSE_STORE(STREAM, stream, d, v) \
+    do { \
+      if ((stream) && !((uintptr_t)(d)&63)) STREAM((d), (v)); \
+      else *(CAKv8 *)(d) = (v); \
+    } while (0)
+
+  #define CAKRYLOV_TRANSPOSE(name, attr, STREAM) \
+    static attr void name(PetscInt na8, PetscInt nb8, const double *PETSC_RESTRICT scale, const double *PETSC_RESTRICT src, PetscInt lds, double *PETSC_RESTRICT dst, PetscInt ldd, PetscBool stream) \
     { \
       for (PetscInt a0 = 0; a0 < na8; a0 += 8) \
         for (PetscInt b0 = 0; b0 < nb8; b0 += 8) { \
@@ -613,34 +631,48 @@ typedef long long CAKi8 __attribute__((vector_size(64)));
             q[k + 2 + e] = __builtin_shuffle(p[k + e], p[k + 2 + e], (CAKi8){2, 3, 10, 11, 6, 7, 14, 15}); \
           } \
           _Pragma("GCC unroll 4") for (PetscInt e = 0; e < 4; e++) \
-          { /* entries e and e + 4 of v[0 .. 7] */ \
-            *(CAKv8 *)(dst + (size_t)(b0 + e) * (size_t)ldd + a0)     = __builtin_shuffle(q[e], q[4 + e], (CAKi8){0, 1, 2, 3, 8, 9, 10, 11}); \
-            *(CAKv8 *)(dst + (size_t)(b0 + e + 4) * (size_t)ldd + a0) = __builtin_shuffle(q[e], q[4 + e], (CAKi8){4, 5, 6, 7, 12, 13, 14, 15}); \
+          { /* entries e and e + 4 of v[0 .. 7], times scale[b] */ \
+            CAKv8 lo = __builtin_shuffle(q[e], q[4 + e], (CAKi8){0, 1, 2, 3, 8, 9, 10, 11}), hi = __builtin_shuffle(q[e], q[4 + e], (CAKi8){4, 5, 6, 7, 12, 13, 14, 15}); \
+            if (scale) { \
+              lo *= scale[b0 + e]; \
+              hi *= scale[b0 + e + 4]; \
+            } \
+            CAKRYLOV_TRANSPOSE_STORE(STREAM, stream, dst + (size_t)(b0 + e) * (size_t)ldd + a0, lo); \
+            CAKRYLOV_TRANSPOSE_STORE(STREAM, stream, dst + (size_t)(b0 + e + 4) * (size_t)ldd + a0, hi); \
           } \
         } \
+      if (stream) _mm_sfence(); /* the streaming stores ordered before what follows */ \
     }
-CAKRYLOV_TRANSPOSE(TransposeAvx512, __attribute__((target("avx512f"))))
-CAKRYLOV_TRANSPOSE(TransposeAvx2, __attribute__((target("avx2"))))
-CAKRYLOV_TRANSPOSE(TransposeBase, )
+CAKRYLOV_TRANSPOSE(TransposeAvx512, __attribute__((target("avx512f"))), CAKRYLOV_STREAM_AVX512)
+CAKRYLOV_TRANSPOSE(TransposeAvx2, __attribute__((target("avx2"))), CAKRYLOV_STREAM_AVX2)
+CAKRYLOV_TRANSPOSE(TransposeBase, , CAKRYLOV_STREAM_BASE)
 #endif
 
 /*
-  CAKrylovTranspose - dst[b ldd + a] = src[a lds + b] for a < na, b < nb (src and dst do not overlap)
+  CAKrylovTranspose - dst[b ldd + a] = scale[b] src[a lds + b] for a < na, b < nb (src and dst do not overlap; scale NULL:
+  dst[b ldd + a] = src[a lds + b])
 
   Not Collective
+
+  Notes:
+  Each entry is one product of two numbers, so it rounds as a VecScale() of dst's line b after the transpose would.
+  stream: dst is written with streaming stores where its 8-entry pieces start on a 64-byte boundary (a dst that no cache
+  would keep until it is read: the store then moves its bytes once, where a normal store first reads the line).
 */
-void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar src[], PetscInt lds, PetscScalar dst[], PetscInt ldd)
+void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar scale[], const PetscScalar src[], PetscInt lds, PetscScalar dst[], PetscInt ldd, PetscBool stream)
 {
   PetscInt na8 = 0, nb8 = 0;
 
 #if defined(CAKRYLOV_SPMV_VECTOR)
-  void (*const kernels[3])(PetscInt, PetscInt, const double *, PetscInt, double *, PetscInt) = {TransposeAvx512, TransposeAvx2, TransposeBase};
-  void (*const kernel)(PetscInt, PetscInt, const double *, PetscInt, double *, PetscInt)     = kernels[CAKrylovISA()];
+  void (*const kernels[3])(PetscInt, PetscInt, const double *, const double *, PetscInt, double *, PetscInt, PetscBool) = {TransposeAvx512, TransposeAvx2, TransposeBase};
+  void (*const kernel)(PetscInt, PetscInt, const double *, const double *, PetscInt, double *, PetscInt, PetscBool)     = kernels[CAKrylovISA()];
 
   na8 = na - na % 8;
   nb8 = nb - nb % 8;
-  kernel(na8, nb8, src, lds, dst, ldd);
+  kernel(na8, nb8, scale, src, lds, dst, ldd, stream);
+#else
+  (void)stream;
 #endif
   for (PetscInt a = 0; a < na; a++) /* the edges: b >= nb8 on every line, then the lines a >= na8 */
-    for (PetscInt b = a < na8 ? nb8 : 0; b < nb; b++) dst[(size_t)b * ldd + a] = src[(size_t)a * lds + b];
+    for (PetscInt b = a < na8 ? nb8 : 0; b < nb; b++) dst[(size_t)b * ldd + a] = scale ? scale[b] * src[(size_t)a * lds + b] : src[(size_t)a * lds + b];
 }

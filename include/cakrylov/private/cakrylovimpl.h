@@ -24,8 +24,14 @@ PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
 PETSC_INTERN PetscErrorCode CAKrylovMatGershgorinRadius(Mat, PetscReal *);
 PETSC_INTERN PetscErrorCode CAKrylovMatHaloCreate(Mat, Vec, VecScatter *, Vec *);
 PETSC_INTERN PetscErrorCode CAKrylovMatBand(Mat, PetscInt *, PetscInt *, PetscBool *);
-PETSC_INTERN PetscErrorCode CAKrylovMatMultColumns(Mat, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt, PetscBool *);
+PETSC_INTERN PetscErrorCode CAKrylovMatMultColumns(Mat, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscInt, const PetscScalar *, PetscScalar *, PetscInt, PetscBool *);
 PETSC_INTERN PetscErrorCode CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
+
+/* the first 64-byte boundary (a cache line) at or after p: p + 8 scalars at most */
+static inline PetscScalar *CAKrylovAlign64(PetscScalar *p)
+{
+  return (PetscScalar *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
 
 /* src/vec/layout.c: a vector on an existing layout, without communication */
 PETSC_INTERN PetscErrorCode CAKrylovVecCreateOnLayout(Vec, Vec *);

@@ -61,7 +61,7 @@ PETSC_INTERN PetscInt       CAKrylovGramWorkSize(PetscInt k);
 PETSC_INTERN PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], PetscInt ld, PetscScalar work[], PetscScalar S[]);
 
 /* dst[b ldd + a] = src[a lds + b] for a < na, b < nb: column-major blocks to the interleaved layout and back */
-PETSC_INTERN void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar src[], PetscInt lds, PetscScalar dst[], PetscInt ldd);
+PETSC_INTERN void CAKrylovTranspose(PetscInt na, PetscInt nb, const PetscScalar scale[], const PetscScalar src[], PetscInt lds, PetscScalar dst[], PetscInt ldd, PetscBool stream);
 
 /* Global sums of n scalars in place: blocking */
 PETSC_INTERN PetscErrorCode CAKrylovReduction(MPI_Comm, PetscInt n, PetscScalar buf[]);

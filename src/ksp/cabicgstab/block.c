@@ -42,15 +42,17 @@ struct KSP_CABiCGStabBlock {
   PetscInt                 m;          /* columns of the present block solve (a batch of -ksp_matsolve_batch_size) */
   PetscInt                 mcap, s;    /* the column solvers and the arrays below are for mcap >= m columns, the bases for s */
   PetscInt                 nloc, N;    /* the vectors' local and global lengths */
-  PetscBLASInt             ld;         /* max(nloc, 1) */
+  PetscBLASInt             ld;         /* nloc rounded up to a multiple of 8: each column of V and W starts on a cache line */
   KSP                     *col;        /* the column solvers */
   KSPCABiCGStabOuter      *o;          /* per column: its outer iteration */
   KSPCABiCGStabColumnTest *test;       /* per column: its convergence test */
   PetscBool               *live, *sel; /* per column: still iterating; taking part in this step */
-  PetscScalar             *V;          /* the columns' bases: vector i of column j at (i mcap + j) ld */
+  PetscScalar             *V;          /* the columns' bases: vector i of column j at (i mcap + j) ld, V on a 64-byte boundary */
+  PetscScalar             *Vmem;       /* ... in this allocation */
   PetscScalar             *W;          /* the columns' [p, r, dx]: the same */
   PetscScalar             *buf;        /* the packed Gram matrices of the columns of one reduction */
   Vec                     *b, *x;      /* per column: B's and X's column (VecPlaceArray()) */
+  PetscScalar             *scale;      /* per column of a run: the scaling its one-pass product applies (1: none) */
   Mat                     *Xv, *Yv;    /* per run length c (1 < c <= m): dense views of a run's basis vectors i and i + 1 */
   Mat                     *Zv;         /* ... and nloc x c: M^{-1} X (right preconditioning) or A X (left) */
   KSPCABiCGStabPairMode    mode;       /* what the products of the views were made for */
@@ -101,9 +103,9 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
     PetscCall(VecDestroy(&bk->x[j]));
   }
   PetscCall(PetscFree6(bk->col, bk->o, bk->test, bk->live, bk->sel, bk->reason));
-  PetscCall(PetscFree3(bk->b, bk->x, bk->its));
+  PetscCall(PetscFree4(bk->b, bk->x, bk->its, bk->scale));
   PetscCall(PetscFree3(bk->Xv, bk->Yv, bk->Zv));
-  PetscCall(PetscFree3(bk->V, bk->W, bk->buf));
+  PetscCall(PetscFree3(bk->Vmem, bk->W, bk->buf));
   bk->m = bk->mcap = bk->s = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -139,11 +141,12 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   bk->mcap = m;
   bk->s    = s;
   bk->nloc = cab->nloc;
-  bk->ld   = cab->ld;
+  PetscCall(PetscBLASIntCast((PetscMax(bk->nloc, 1) + 7) / 8 * 8, &bk->ld));
   PetscCall(VecGetSize(cab->t, &bk->N));
-  PetscCall(PetscMalloc3((size_t)bk->ld * m * (4 * s + 2), &bk->V, (size_t)bk->ld * m * 3, &bk->W, (size_t)m * nb * (nb + 1), &bk->buf));
+  PetscCall(PetscMalloc3((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)m * nb * (nb + 1), &bk->buf));
+  bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines */
   PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
-  PetscCall(PetscCalloc3(m, &bk->b, m, &bk->x, m, &bk->its));
+  PetscCall(PetscCalloc4(m, &bk->b, m, &bk->x, m, &bk->its, m, &bk->scale));
   PetscCall(PetscCalloc3(m + 1, &bk->Xv, m + 1, &bk->Yv, m + 1, &bk->Zv));
   for (PetscInt j = 0; j < m; j++) {
     KSP_CABiCGStab *cc;
@@ -276,8 +279,9 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
 }
 
 /* The product P = A B of the views of c columns (P = Yv[c] or Zv[c]): the library's one-pass product where A is a
-   MATSEQAIJ of moderate band (CAKrylovMatMultColumns()), else PETSc's MatProduct made in KSPCABiCGStabBlockViews() */
-static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt c)
+   MATSEQAIJ of moderate band (CAKrylovMatMultColumns()), which multiplies column j by scale[j] as it stores it (scale
+   NULL: not), else PETSc's MatProduct made in KSPCABiCGStabBlockViews() */
+static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt c, const PetscScalar scale[], PetscBool *scaled)
 {
   KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
   Mat                  A;
@@ -293,22 +297,25 @@ static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt 
     PetscCall(MatDenseGetLDA(B, &ldb));
     PetscCall(MatDenseGetArrayWrite(P, &p));
     PetscCall(MatDenseGetLDA(P, &ldp));
-    PetscCall(CAKrylovMatMultColumns(A, bk->band_lo, bk->band_hi, c, b, ldb, p, ldp, &done));
+    PetscCall(CAKrylovMatMultColumns(A, bk->band_lo, bk->band_hi, c, b, ldb, scale, p, ldp, &done));
     PetscCall(MatDenseRestoreArrayWrite(P, &p));
     PetscCall(MatDenseRestoreArrayRead(B, &b));
   }
   if (!done) PetscCall(MatProductNumeric(P));
   bk->last_one_pass = done;
+  *scaled           = (PetscBool)(done && scale);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Basis vector i + 1 = Â (basis vector i) of the columns j0 .. j0 + c - 1, as one product */
-static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j0, PetscInt c)
+/* Basis vector i + 1 = Â (basis vector i) of the columns j0 .. j0 + c - 1, as one product; *scaled: times bk->scale[j - j0]
+   (where the product is the operator's last step: its one pass stores the scaled result) */
+static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j0, PetscInt c, PetscBool *scaled)
 {
   KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
   Mat                  X, Y;
 
   PetscFunctionBegin;
+  *scaled = PETSC_FALSE;
   PetscCall(KSPCABiCGStabBlockViews(ksp, c));
   X = bk->Xv[c];
   Y = bk->Yv[c];
@@ -318,14 +325,14 @@ static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j
   case KSPCABICGSTAB_PAIR_NONE:
     break;
   case KSPCABICGSTAB_PAIR_A: /* Y = A X */
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, bk->scale + j0, scaled));
     break;
   case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X) */
     PetscCall(PCMatApply(ksp->pc, X, bk->Zv[c]));
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c, bk->scale + j0, scaled));
     break;
   case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X) */
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c, NULL, scaled));
     PetscCall(PCMatApply(ksp->pc, bk->Zv[c], Y));
     break;
   }
@@ -344,9 +351,20 @@ static PetscBool KSPCABiCGStabBlockSource(KSP_CABiCGStabBlock *bk, PetscInt j, P
   return bk->sel[j] && ((i >= 1 && i <= 2 * sk) || (i >= 2 * sk + 2 && i <= 4 * sk)) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Column j's recurrence from its basis index i is a scaling alone, v_{i+1} = (Â v_i) / gamma (the monomial basis; no shift):
+   *g = 1 / gamma, as KSPCABiCGStabShiftAndScale() would apply it */
+static PetscBool KSPCABiCGStabBlockScaleOnly(KSP_CABiCGStabBlock *bk, PetscInt j, PetscInt i, PetscScalar *g)
+{
+  const KSP_CABiCGStab *cc = (KSP_CABiCGStab *)bk->col[j]->data;
+  const PetscInt        sk = bk->o[j].sk, l = i <= 2 * sk ? i - 1 : i - (2 * sk + 2); /* the index in P or R */
+
+  *g = 1.0 / cc->gamma[l];
+  return cc->theta[l] == 0.0 && (l == 0 || cc->sigma[l] == 0.0) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* P_j and R_j of the selected columns, basis index by basis index: the columns that apply the operator to index i form
    runs of consecutive columns, one product each (a run of one with the identity preconditioner: KSPSolve()'s operator
-   application); then each column's shift and scaling */
+   application); then each column's shift and scaling, unless the run's product stored the column scaled already */
 static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
 {
   KSP_CABiCGStabBlock *bk   = ((KSP_CABiCGStab *)ksp->data)->block;
@@ -358,16 +376,20 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
     if (bk->sel[j]) imax = PetscMax(imax, 4 * bk->o[j].sk);
   for (PetscInt i = 1; i <= imax; i++) {
     for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
-      for (c = 0; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++) { }
-      if (bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc))) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c));
+      PetscBool scaled = PETSC_FALSE;
+
+      for (c = 0; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++)
+        if (!KSPCABiCGStabBlockScaleOnly(bk, j0 + c, i, &bk->scale[j0 + c])) bk->scale[j0 + c] = 1.0; /* shifted later */
+      if (bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc))) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, &scaled));
       for (PetscInt j = j0; j < j0 + c; j++) {
         KSP             col = bk->col[j];
         KSP_CABiCGStab *cc  = (KSP_CABiCGStab *)col->data;
         const PetscInt  sk  = bk->o[j].sk;
         const PetscBool inP = i <= 2 * sk ? PETSC_TRUE : PETSC_FALSE;
+        PetscScalar     g;
 
         if (!bk->batch || (c == 1 && cc->identity_pc)) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
-        PetscCall(KSPCABiCGStabShiftAndScale(cc, inP ? cc->Vcol + 1 : cc->Vcol + 2 * sk + 2, inP ? i - 1 : i - (2 * sk + 2)));
+        if (!scaled || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) PetscCall(KSPCABiCGStabShiftAndScale(cc, inP ? cc->Vcol + 1 : cc->Vcol + 2 * sk + 2, inP ? i - 1 : i - (2 * sk + 2)));
       }
     }
   }
