@@ -145,6 +145,8 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   PetscCall(VecGetSize(cab->t, &bk->N));
   PetscCall(PetscMalloc3((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)m * nb * (nb + 1), &bk->buf));
   bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines */
+  CAKrylovAdviseHugePages(bk->Vmem, ((size_t)bk->ld * m * (4 * s + 2) + 8) * sizeof(PetscScalar));
+  CAKrylovAdviseHugePages(bk->W, (size_t)bk->ld * m * 3 * sizeof(PetscScalar));
   PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
   PetscCall(PetscCalloc4(m, &bk->b, m, &bk->x, m, &bk->its, m, &bk->scale));
   PetscCall(PetscCalloc3(m + 1, &bk->Xv, m + 1, &bk->Yv, m + 1, &bk->Zv));

@@ -999,6 +999,7 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
     cab->ldv = cab->ldw = cab->ld;
     PetscCall(PetscMalloc1((size_t)cab->ld * (4 * s + 2), &cab->V));
     PetscCall(PetscMalloc1((size_t)cab->ld * 3, &cab->W));
+    CAKrylovAdviseHugePages(cab->V, (size_t)cab->ld * (4 * s + 2) * sizeof(PetscScalar));
   }
   PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
   for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(t, cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
