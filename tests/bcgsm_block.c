@@ -543,6 +543,14 @@ int main(int argc, char **argv)
       args: -ksp_type {{bcgsm pipebcgsm rbicgstab}} -nrhs 7 -pc_type {{none jacobi}} -layout interleaved
       output_file: output/bcgsm_block_converged.out
 
+   # a block of more than 16 MiB per rank (3D 66^3 on 2 ranks: 143748 rows x 16 columns): the SpMV's result written with
+   # streaming stores, the empty rows of the off-diagonal block skipped
+   test:
+      suffix: interleaved_stream
+      nsize: 2
+      args: -ksp_type bcgsm -nrhs 16 -dim 3 -n 66 -pc_type jacobi -layout interleaved
+      output_file: output/bcgsm_block_converged.out
+
    test:
       suffix: interleaved_count
       nsize: 2

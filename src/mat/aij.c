@@ -109,7 +109,6 @@ PetscErrorCode CAKrylovMatBand(Mat A, PetscInt *lo, PetscInt *hi, PetscBool *seq
 
 #define CAKRYLOV_COLUMNS_BLOCK      64        /* rows of Y per step */
 #define CAKRYLOV_COLUMNS_WINDOW_MAX (1 << 24) /* bytes of the window at most: 16 MiB */
-#define CAKRYLOV_COLUMNS_STREAM_MIN (1 << 24) /* bytes of Y from which no cache keeps it until it is read: 16 MiB */
 
 /*
    CAKrylovMatMultColumns - Y(:, j) = scale[j] A X(:, j) for the c columns of column-major blocks X, Y (leading dimensions
@@ -145,7 +144,7 @@ PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt 
   if ((size_t)W * (size_t)c * sizeof(PetscScalar) > CAKRYLOV_COLUMNS_WINDOW_MAX) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
   if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
-  stream = (size_t)n * (size_t)c * sizeof(PetscScalar) > CAKRYLOV_COLUMNS_STREAM_MIN ? PETSC_TRUE : PETSC_FALSE;
+  stream = (size_t)n * (size_t)c * sizeof(PetscScalar) > CAKRYLOV_STREAM_MIN ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscLogEventBegin(CAKRYLOV_MatMultColumns, A, 0, 0, 0));
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
   PetscCall(PetscMalloc1((size_t)(W + CAKRYLOV_COLUMNS_BLOCK) * c + 16, &buf));
@@ -155,7 +154,7 @@ PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt 
     const PetscInt r1 = PetscMin(n, r0 + CAKRYLOV_COLUMNS_BLOCK), need = PetscMin(n, r1 + hi);
 
     for (; t < need; t += 8) CAKrylovTranspose(c, PetscMin(8, n - t), NULL, X + t, ldx, T + (size_t)(t & (W - 1)) * c, c, PETSC_FALSE); /* rows t .. t + 7 of X into the window (8 | W: no wrap inside) */
-    CAKrylovMatMultInterleavedRing(r1 - r0, c, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE);                                              /* (A X)(r0 .. r1 - 1, :), interleaved */
+    CAKrylovMatMultInterleavedRing(r1 - r0, c, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE, PETSC_FALSE);                                 /* (A X)(r0 .. r1 - 1, :), interleaved */
     CAKrylovTranspose(r1 - r0, c, scale, Yb, c, Y + r0, ldy, stream);
   }
   PetscCall(PetscFree(buf));

@@ -370,7 +370,8 @@ PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt m, PetscInt 
    The interleaved SpMV: y = A x on blocks of m columns stored row-wise (entry (i, j) at i m + j), A in CSR (ai, aj, aa).
    Column j of row i is summed as PETSc's AIJ and MAIJ kernels sum it: from 0, over the row's nonzeros in order, one
    product added at a time (add: that sum then added to y, as MatMultAdd_SeqMAIJ_*() does for the off-diagonal part of an
-   MPIAIJ operator); so each column gets the bits of MatMult() of MatCreateMAIJ(A, m) (and of MatMult() of A on 1 rank).
+   MPIAIJ operator where PETSc has a kernel for this m, 16 among them; its generic kernel adds each product to y); so each
+   column gets the bits of MatMult() of MatCreateMAIJ(A, m) (and of MatMult() of A on 1 rank).
    The m columns go in tiles of 8 w (w = 4, 2, 1: 32, 16, 8 columns) as GCC vectors of 8 doubles, then one by one; the
    tiles are compiled for AVX-512F, AVX2 and the baseline and chosen at run time: PETSc's flags (Debian: -O2, no -march)
    vectorise with SSE2 only, 2 doubles per instruction, and MatMult_SeqMAIJ_16() then issues 8 multiplications and 8
@@ -387,11 +388,30 @@ static inline PetscInt CAKrylovISA(void)
   return __builtin_cpu_supports("avx512f") ? 0 : (__builtin_cpu_supports("avx2") ? 1 : 2);
 }
 
-  #define CAKRYLOV_SPMV_TILE(name, W, attr) \
-    static attr void name(PetscInt nrows, PetscInt ld, const PetscInt *PETSC_RESTRICT ai, const PetscInt *PETSC_RESTRICT aj, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, PetscInt mask, PetscScalar *PETSC_RESTRICT y, PetscBool add) \
+  #include <immintrin.h>
+  /* a streaming store of 8 doubles at a 64-byte boundary: around the caches, no read of the line it replaces */
+  #define CAKRYLOV_STREAM_AVX512(d, v) _mm512_stream_pd((d), (__m512d)(v))
+  #define CAKRYLOV_STREAM_AVX2(d, v) \
+    do { \
+      _mm256_stream_pd((d), (__m256d){(v)[0], (v)[1], (v)[2], (v)[3]}); \
+      _mm256_stream_pd((d) + 4, (__m256d){(v)[4], (v)[5], (v)[6], (v)[7]}); \
+    } while (0)
+  #define CAKRYLOV_STREAM_BASE(d, v) \
+    do { \
+      for (PetscInt h = 0; h < 8; h += 2) _mm_stream_pd((d) + h, (__m128d){(v)[h], (v)[h + 1]}); \
+    } while (0)
+  #define CAKRYLOV_STORE(STREAM, stream, d, v) \
+    do { \
+      if ((stream) && !((uintptr_t)(d)&63)) STREAM((d), (v)); \
+      else *(CAKv8 *)(d) = (v); \
+    } while (0)
+
+  #define CAKRYLOV_SPMV_TILE(name, W, attr, STREAM) \
+    static attr void name(PetscInt nrows, PetscInt ld, const PetscInt *PETSC_RESTRICT ai, const PetscInt *PETSC_RESTRICT aj, const PetscScalar *PETSC_RESTRICT aa, const PetscScalar *PETSC_RESTRICT x, PetscInt mask, PetscScalar *PETSC_RESTRICT y, PetscBool add, PetscBool stream) \
     { \
       for (PetscInt i = 0; i < nrows; i++) { \
         CAKv8 s[W]; \
+        if (add && ai[i] == ai[i + 1]) continue; /* y + 0 = y: an empty row of an off-diagonal block leaves y's row unread */ \
         for (PetscInt q = 0; q < W; q++) s[q] = (CAKv8){0}; \
         for (PetscInt k = ai[i]; k < ai[i + 1]; k++) { \
           const double v  = aa[k]; \
@@ -399,23 +419,27 @@ static inline PetscInt CAKrylovISA(void)
           for (PetscInt q = 0; q < W; q++) s[q] += v * xr[q]; \
         } \
         CAKv8 *yr = (CAKv8 *)(y + (size_t)i * (size_t)ld); \
-        for (PetscInt q = 0; q < W; q++) yr[q] = add ? yr[q] + s[q] : s[q]; \
+        for (PetscInt q = 0; q < W; q++) { \
+          if (add) yr[q] += s[q]; \
+          else CAKRYLOV_STORE(STREAM, stream, (double *)(yr + q), s[q]); \
+        } \
       } \
+      if (stream) _mm_sfence(); \
     }
-  #define CAKRYLOV_SPMV_TILES(suffix, attr) \
-    CAKRYLOV_SPMV_TILE(SpMVTile4##suffix, 4, attr) \
-    CAKRYLOV_SPMV_TILE(SpMVTile2##suffix, 2, attr) \
-    CAKRYLOV_SPMV_TILE(SpMVTile1##suffix, 1, attr)
-CAKRYLOV_SPMV_TILES(Avx512, __attribute__((target("avx512f"), optimize("fp-contract=off"))))
-CAKRYLOV_SPMV_TILES(Avx2, __attribute__((target("avx2"), optimize("fp-contract=off"))))
-CAKRYLOV_SPMV_TILES(Base, __attribute__((optimize("fp-contract=off"))))
+  #define CAKRYLOV_SPMV_TILES(suffix, attr, STREAM) \
+    CAKRYLOV_SPMV_TILE(SpMVTile4##suffix, 4, attr, STREAM) \
+    CAKRYLOV_SPMV_TILE(SpMVTile2##suffix, 2, attr, STREAM) \
+    CAKRYLOV_SPMV_TILE(SpMVTile1##suffix, 1, attr, STREAM)
+CAKRYLOV_SPMV_TILES(Avx512, __attribute__((target("avx512f"), optimize("fp-contract=off"))), CAKRYLOV_STREAM_AVX512)
+CAKRYLOV_SPMV_TILES(Avx2, __attribute__((target("avx2"), optimize("fp-contract=off"))), CAKRYLOV_STREAM_AVX2)
+CAKRYLOV_SPMV_TILES(Base, __attribute__((optimize("fp-contract=off"))), CAKRYLOV_STREAM_BASE)
 #endif
 
 /* Columns [c, c + w) one by one (w < 8, or no vector kernels) */
 static void SpMVColumns(PetscInt nrows, PetscInt ld, PetscInt w, const PetscInt *ai, const PetscInt *aj, const PetscScalar *aa, const PetscScalar *x, PetscInt mask, PetscScalar *y, PetscBool add)
 {
   for (PetscInt i = 0; i < nrows; i++)
-    for (PetscInt c = 0; c < w; c++) {
+    for (PetscInt c = 0; c < w && !(add && ai[i] == ai[i + 1]); c++) {
       PetscScalar s = 0.0;
 
       for (PetscInt k = ai[i]; k < ai[i + 1]; k++) s += aa[k] * x[(size_t)(aj[k] & mask) * (size_t)ld + c];
@@ -431,34 +455,44 @@ static void SpMVColumns(PetscInt nrows, PetscInt ld, PetscInt w, const PetscInt 
 
   Notes:
   nrows rows of A (ai[nrows + 1], aj, aa), x with at least max(aj) + 1 rows of m entries, y with nrows; x and y do not
-  overlap. Per column the bits of MatMult() of MatCreateMAIJ(A, m) (MatMultAdd() with add). Not logged: the caller logs.
+  overlap. Per column the bits of MatMult() of MatCreateMAIJ(A, m) (MatMultAdd() with add, except that an empty row of
+  A leaves y's row as it is: y + 0 differs from y only for y = -0, which no sum from 0 of the first part gives). Not
+  logged: the caller logs.
+
+  A y of more than CAKRYLOV_STREAM_MIN bytes, 64-byte aligned, with m a multiple of 8, is written with streaming stores
+  (without add): no cache keeps it until it is read, and a normal store first reads each line it writes.
 */
 void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscScalar y[], PetscBool add)
 {
-  CAKrylovMatMultInterleavedRing(nrows, m, ai, aj, aa, x, -1, y, add);
+  const PetscBool stream = !add && m % 8 == 0 && !((uintptr_t)y & 63) && (size_t)nrows * (size_t)m * sizeof(PetscScalar) > CAKRYLOV_STREAM_MIN ? PETSC_TRUE : PETSC_FALSE;
+
+  CAKrylovMatMultInterleavedRing(nrows, m, ai, aj, aa, x, -1, y, add, stream);
 }
 
 /*
   CAKrylovMatMultInterleavedRing - y = A x as CAKrylovMatMultInterleaved(), x's row col at row (col & mask) of x: a ring
-  of mask + 1 rows (mask = 2^b - 1) holding the rows A's rows read (mask = -1: all of x)
+  of mask + 1 rows (mask = 2^b - 1) holding the rows A's rows read (mask = -1: all of x); stream: y's pieces of 8
+  entries on 64-byte boundaries written with streaming stores (not with add)
 
   Not Collective
 */
-void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add)
+void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add, PetscBool stream)
 {
   PetscInt c = 0;
 
 #if defined(CAKRYLOV_SPMV_VECTOR)
   static const struct {
-    void (*tile[3])(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscInt, PetscScalar *, PetscBool);
+    void (*tile[3])(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, PetscInt, PetscScalar *, PetscBool, PetscBool);
   } kernels[3]       = {{{SpMVTile4Avx512, SpMVTile2Avx512, SpMVTile1Avx512}}, {{SpMVTile4Avx2, SpMVTile2Avx2, SpMVTile1Avx2}}, {{SpMVTile4Base, SpMVTile2Base, SpMVTile1Base}}};
   const PetscInt isa = CAKrylovISA();
 
   for (PetscInt t = 0; t < 3; t++) { /* tiles of 32, 16, 8 columns */
     const PetscInt w = 8 << (2 - t);
 
-    for (; c + w <= m; c += w) kernels[isa].tile[t](nrows, m, ai, aj, aa, x + c, mask, y + c, add);
+    for (; c + w <= m; c += w) kernels[isa].tile[t](nrows, m, ai, aj, aa, x + c, mask, y + c, add, stream);
   }
+#else
+  (void)stream;
 #endif
   if (c < m) SpMVColumns(nrows, m, m - c, ai, aj, aa, x + c, mask, y + c, add);
 }
@@ -594,24 +628,6 @@ PetscErrorCode CAKrylovGram(PetscInt n, PetscInt k, const PetscScalar V[], Petsc
 #if defined(CAKRYLOV_SPMV_VECTOR)
 typedef long long CAKi8 __attribute__((vector_size(64)));
 
-  #include <immintrin.h>
-  /* a streaming store of 8 doubles at a 64-byte boundary: around the caches, no read of the line it replaces */
-  #define CAKRYLOV_STREAM_AVX512(d, v) _mm512_stream_pd((d), (__m512d)(v))
-  #define CAKRYLOV_STREAM_AVX2(d, v) \
-    do { \
-      _mm256_stream_pd((d), (__m256d){(v)[0], (v)[1], (v)[2], (v)[3]}); \
-      _mm256_stream_pd((d) + 4, (__m256d){(v)[4], (v)[5], (v)[6], (v)[7]}); \
-    } while (0)
-  #define CAKRYLOV_STREAM_BASE(d, v) \
-    do { \
-      for (PetscInt h = 0; h < 8; h += 2) _mm_stream_pd((d) + h, (__m128d){(v)[h], (v)[h + 1]}); \
-    } while (0)
-  #define CAKRYLOV_TRANSPOSE_STORE(STREAM, stream, d, v) \
-    do { \
-      if ((stream) && !((uintptr_t)(d)&63)) STREAM((d), (v)); \
-      else *(CAKv8 *)(d) = (v); \
-    } while (0)
-
   #define CAKRYLOV_TRANSPOSE(name, attr, STREAM) \
     static attr void name(PetscInt na8, PetscInt nb8, const double *PETSC_RESTRICT scale, const double *PETSC_RESTRICT src, PetscInt lds, double *PETSC_RESTRICT dst, PetscInt ldd, PetscBool stream) \
     { \
@@ -637,8 +653,8 @@ typedef long long CAKi8 __attribute__((vector_size(64)));
               lo *= scale[b0 + e]; \
               hi *= scale[b0 + e + 4]; \
             } \
-            CAKRYLOV_TRANSPOSE_STORE(STREAM, stream, dst + (size_t)(b0 + e) * (size_t)ldd + a0, lo); \
-            CAKRYLOV_TRANSPOSE_STORE(STREAM, stream, dst + (size_t)(b0 + e + 4) * (size_t)ldd + a0, hi); \
+            CAKRYLOV_STORE(STREAM, stream, dst + (size_t)(b0 + e) * (size_t)ldd + a0, lo); \
+            CAKRYLOV_STORE(STREAM, stream, dst + (size_t)(b0 + e + 4) * (size_t)ldd + a0, hi); \
           } \
         } \
       if (stream) _mm_sfence(); /* the streaming stores ordered before what follows */ \

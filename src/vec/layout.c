@@ -3,7 +3,7 @@
    memory of the library's large blocks of vectors.
 */
 #include <cakrylov/private/cakrylovimpl.h>
-#if defined(__linux__)
+#if defined(PETSC_HAVE_SYS_MMAN_H) || defined(__linux__)
   #include <sys/mman.h>
 #endif
 
@@ -36,7 +36,8 @@ PetscErrorCode CAKrylovVecCreateOnLayout(Vec tmpl, Vec *v)
   Not Collective
 
   Note:
-  The bases of a cabicgstab solve are large (18 vectors at s = 4; 2.3 GB for 16 columns of 10^6 rows) and first written
+  The block types' work blocks of 64 MiB and more (KSPBlockAllocate()) and the bases of cabicgstab ask for them. The
+  bases of a cabicgstab solve are large (18 vectors at s = 4; 2.3 GB for 16 columns of 10^6 rows) and first written
   by its first solve, one page fault per 4 KiB page: in a virtual machine here 6-8 s of page clearing in the first block
   solve of the mrhs benchmark (its first timed solve 26-30 ms per RHS-iteration against 14 for the next). With huge
   pages one fault per 2 MiB. Nothing happens elsewhere, or where THP is off; the values, and so the iterates, are the

@@ -53,7 +53,8 @@ PETSC_INTERN PetscErrorCode CAKrylovVecFusedInterleaved(PetscInt nrows, PetscInt
    aa): per column the arithmetic of MatMult() (MatMultAdd()) of MatCreateMAIJ(A, m), vectorised across the columns */
 PETSC_INTERN void CAKrylovMatMultInterleaved(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscScalar y[], PetscBool add);
 /* ... with x a ring of mask + 1 rows (mask = 2^b - 1): A's column col read at row col & mask of x */
-PETSC_INTERN void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add);
+PETSC_INTERN void CAKrylovMatMultInterleavedRing(PetscInt nrows, PetscInt m, const PetscInt ai[], const PetscInt aj[], const PetscScalar aa[], const PetscScalar x[], PetscInt mask, PetscScalar y[], PetscBool add, PetscBool stream);
+#define CAKRYLOV_STREAM_MIN ((size_t)1 << 24) /* bytes of a kernel's result from which no cache keeps it until it is read (16 MiB): streaming stores */
 
 /* S = V^T V (k x k, column-major) of the k local columns of V (n rows, lda ld), in one pass over V; the same bits with
    AVX-512F and AVX2 (the SSE2 baseline rounds each product). work: CAKrylovGramWorkSize(k) scalars */

@@ -54,9 +54,6 @@
      - the span kernels of fused.c: the arithmetic, shared with the single solve so that a column rounds as one system.
 */
 #include <cakrylov/private/bicgstabfamily.h>
-#if defined(PETSC_HAVE_SYS_MMAN_H) || defined(__linux__)
-  #include <sys/mman.h> /* madvise(MADV_HUGEPAGE) on the work blocks */
-#endif
 
 static PetscErrorCode KSPBlockFlush(KSP_BiCGStabBlock *);
 
@@ -91,9 +88,7 @@ static PetscErrorCode KSPBlockAllocate(PetscInt nblocks, size_t len, void **raw,
   PetscCall(PetscMalloc((size_t)nblocks * bytes + align, raw));
   p     = (char *)*raw + (align - (size_t)((uintptr_t)*raw % align)) % align;
   *work = (PetscScalar *)p;
-#if defined(MADV_HUGEPAGE)
-  if (align == huge) (void)madvise(p, (size_t)nblocks * bytes / huge * huge, MADV_HUGEPAGE); /* advice: a failure changes nothing */
-#endif
+  if (align == huge) CAKrylovAdviseHugePages(p, (size_t)nblocks * bytes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
