@@ -126,9 +126,9 @@ PetscErrorCode CAKrylovMatBand(Mat A, PetscInt *lo, PetscInt *hi, PetscBool *seq
    MatMult() forms it, times scale[j] as it is stored: the bits of MatMult() and then VecScale(). A Y of more than 16 MiB
    is written with streaming stores where its columns' pieces of 8 rows start on a cache line (ldy a multiple of 8, Y
    aligned to 64 bytes): the next product reads it from memory anyway, and a streaming store moves each byte once where a
-   normal store first reads the line it writes (about a quarter less traffic: 25-27 ms against 33 for 16 columns of a
-   5-point operator on 10^6 rows). *done is PETSC_FALSE, and nothing is done, where the window would exceed 16 MiB (a matrix of wide
-   band: a 3D grid of more than about 256^2 points per plane at c = 16).
+   normal store first reads the line it writes (standalone 25-27 ms against 33 for 16 columns of a 5-point operator on
+   10^6 rows). *done is PETSC_FALSE, and nothing is done, where the window would exceed 16 MiB (a matrix of wide band: a
+   3D grid of more than about 256^2 points per plane at c = 16).
 */
 PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt c, const PetscScalar *X, PetscInt ldx, const PetscScalar scale[], PetscScalar *Y, PetscInt ldy, PetscBool *done)
 {
