@@ -251,20 +251,37 @@ static PetscErrorCode CompareColumns(const Options *o, KSP ksp, Mat A, Mat B, Ma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The one-pass products so far (the log event of CAKrylovMatMultColumns()) */
+static PetscErrorCode OnePassProducts(PetscInt *count)
+{
+  PetscLogEvent      e;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventGetId("CAKMatMultCols", &e));
+  PetscCall(PetscLogEventGetPerfInfo(0, e, &info));
+  *count = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -check_one_pass: the block solve again with PETSc's AIJ x dense product instead of the library's one-pass product
-   (CAKrylovMatMultColumns(), on a MATSEQAIJ): both sum each entry over its row in the matrix's order, so X is bitwise the same */
+   (CAKrylovMatMultColumns(), on a MATSEQAIJ, or a MATMPIAIJ's diagonal block and then its off-diagonal block on the
+   halo): both sum each entry over its row (each block's part) in the matrix's order, so X is bitwise the same */
 static PetscErrorCode CheckOnePass(KSP ksp, Mat B, Mat X0, Mat X)
 {
   Mat                Xp;
   const PetscScalar *x, *xp;
-  PetscInt           m, n, ld, ldp;
+  PetscInt           m, n, ld, ldp, before, after;
   PetscBool          same = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCall(MatDuplicate(X0, MAT_COPY_VALUES, &Xp));
   PetscCall(PetscOptionsSetValue(NULL, "-ksp_cabicgstab_one_pass_product", "false"));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(OnePassProducts(&before));
   PetscCall(KSPMatSolve(ksp, B, Xp));
+  PetscCall(OnePassProducts(&after));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the one-pass product applied the operator, and only with it on: %s\n", before > 0 && after == before ? "yes" : "NO"));
   PetscCall(PetscOptionsClearValue(NULL, "-ksp_cabicgstab_one_pass_product"));
   PetscCall(MatGetLocalSize(X, &n, NULL));
   PetscCall(MatGetSize(X, NULL, &m));
@@ -275,6 +292,7 @@ static PetscErrorCode CheckOnePass(KSP ksp, Mat B, Mat X0, Mat X)
   for (PetscInt j = 0; j < m && same; j++) PetscCall(PetscArraycmp(x + j * ld, xp + j * ldp, n, &same));
   PetscCall(MatDenseRestoreArrayRead(Xp, &xp));
   PetscCall(MatDenseRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "X with PETSc's AIJ x dense product bitwise X with the one-pass product: %s\n", same ? "yes" : "NO"));
   PetscCall(MatDestroy(&Xp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -290,6 +308,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
   PetscCall(GetOptions(&o));
+  if (o.one_pass) PetscCall(PetscLogDefaultBegin()); /* the one-pass products counted by their event */
   PetscCall(StencilCreateDMDA(PETSC_COMM_WORLD, o.dim, o.n, DM_BOUNDARY_NONE, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
@@ -318,19 +337,32 @@ int main(int argc, char **argv)
       nsize: {{1 2 4}}
       args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
 
-   # the one-pass product of a MATSEQAIJ (1 rank) against PETSc's AIJ x dense product: the same bits; 13 columns (a tile
-   # of 8, 5 columns one by one), 2D and 3D, the preconditioner applied before (right) and after (left) the product
+   # the one-pass product of a MATSEQAIJ (1 rank) and of a MATMPIAIJ (2, 4 ranks: the diagonal block in the window, the
+   # off-diagonal block on the halo of all columns) against PETSc's AIJ x dense product: the same bits; 13 columns (a
+   # tile of 8, 5 columns one by one), 2D and 3D, the preconditioner applied before (right) and after (left) the product
    test:
       suffix: one_pass
+      nsize: {{1 2 4}}
+      requires: defined(PETSC_USE_LOG)
       args: -nrhs 13 -dim {{2 3}} -n 12 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -check_one_pass
-      filter: grep "bitwise X with the one-pass"
+      filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
+
+   # the same with a window of 8 KiB: the columns in groups (2D: 8 + 5 columns, 3D: 2 at a time), each one pass
+   test:
+      suffix: one_pass_groups
+      nsize: {{1 2}}
+      requires: defined(PETSC_USE_LOG)
+      args: -nrhs 13 -dim {{2 3}} -n 12 -pc_type jacobi -ksp_pc_side {{left right}} -ksp_cabicgstab_one_pass_window 8192 -check_one_pass
+      filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
+      output_file: output/cabicgstab_block_one_pass.out
 
    # the same where the product's result (176400 rows x 13 columns, 18 MB) is written with streaming stores, the
    # monomial basis's scaling applied as it is stored, and the Chebyshev basis (shifts: scaled after the product)
    test:
       suffix: one_pass_stream
+      requires: defined(PETSC_USE_LOG)
       args: -nrhs 13 -dim 2 -n 420 -pc_type none -ksp_max_it 12 -ksp_cabicgstab_basis {{monomial chebyshev}} -check_one_pass
-      filter: grep "bitwise X with the one-pass"
+      filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
 
    # a preconditioner of the user's (PCSHELL): the bases apply it to runs of columns, never to an empty one (PETSc 3.26's
    # PCMG stops on an empty block)

@@ -1,9 +1,11 @@
 /*
    What the library reads of its users' matrices, shared by its components: the Gershgorin radius of the
-   Jacobi-preconditioned operator (the bottom policy's interval, PCCHEBYJACOBI's default interval) and the halo scatter
-   of a MATMPIAIJ (the library's own SpMVs: overlap progression, PCCHEBYJACOBI's fused pass).
+   Jacobi-preconditioned operator (the bottom policy's interval, PCCHEBYJACOBI's default interval), the halo scatter
+   of a MATMPIAIJ (the library's own SpMVs: overlap progression, PCCHEBYJACOBI's fused pass) and the one-pass product of
+   an AIJ matrix with a block of columns (KSPMatSolve() of KSPCABICGSTAB).
 */
 #include <cakrylov/private/cakrylovimpl.h>
+#include <petscsf.h>
 
 /* max_i R_i over the local rows of a matrix whose rows can be read (MatGetRow()); PETSC_MAX_REAL for a zero diagonal entry */
 static PetscErrorCode CAKrylovMatGershgorinLocal(Mat A, PetscReal *local)
@@ -80,88 +82,238 @@ PetscErrorCode CAKrylovMatHaloCreate(Mat A, Vec x, VecScatter *halo, Vec *ghost)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  CAKrylovMatBand - the band of a MATSEQAIJ: lo = max_i (i - first column of row i), hi = max_i (last column - i), 0 at
-  least; *seqaij PETSC_FALSE (and nothing else) for another type
-
-  Not Collective
-*/
-PetscErrorCode CAKrylovMatBand(Mat A, PetscInt *lo, PetscInt *hi, PetscBool *seqaij)
+/* The band of a MATSEQAIJ: lo = max_i (i - first column of row i), hi = max_i (last column - i), 0 at least; *rows
+   PETSC_FALSE where its rows cannot be read */
+static PetscErrorCode CAKrylovMatBand(Mat A, PetscInt *lo, PetscInt *hi, PetscBool *rows)
 {
   const PetscInt *ia, *ja;
   PetscInt        n;
-  PetscBool       rows;
 
   PetscFunctionBegin;
   *lo = *hi = 0;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, seqaij));
-  if (!*seqaij) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
-  *seqaij = rows;
-  for (PetscInt i = 0; rows && i < n; i++) /* a MATSEQAIJ row's columns are sorted */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, rows));
+  for (PetscInt i = 0; *rows && i < n; i++) /* a MATSEQAIJ row's columns are sorted */
     if (ia[i + 1] > ia[i]) {
       *lo = PetscMax(*lo, i - ja[ia[i]]);
       *hi = PetscMax(*hi, ja[ia[i + 1] - 1] - i);
     }
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define CAKRYLOV_COLUMNS_BLOCK      64        /* rows of Y per step */
-#define CAKRYLOV_COLUMNS_WINDOW_MAX (1 << 24) /* bytes of the window at most: 16 MiB */
+#define CAKRYLOV_COLUMNS_BLOCK 64 /* rows of Y per step */
+
+/* The window of the one-pass product: a ring of W = 2^b >= lo + hi + 64 + 8 rows */
+static PetscInt CAKrylovColumnsWindow(PetscInt lo, PetscInt hi)
+{
+  PetscInt W = 8;
+
+  while (W < lo + hi + CAKRYLOV_COLUMNS_BLOCK + 8) W *= 2;
+  return W;
+}
+
+struct _n_CAKrylovMatColumns {
+  PetscInt      mmax;   /* the most columns of one product */
+  size_t        wmax;   /* the most bytes of the window */
+  PetscInt      lo, hi; /* the band of the local (diagonal) block */
+  PetscSF       halo;   /* MATMPIAIJ: the other ranks' rows that the off-diagonal block reads (garray order) */
+  PetscInt      nsend;  /* ... the local rows that other ranks read, each once: send[] */
+  PetscInt     *send;
+  PetscScalar  *rows, *ghost; /* ... those rows (nloc x mmax, only they written) and the received ones, interleaved */
+  MPI_Datatype *unit;         /* ... per c <= mmax: c scalars, the unit of a row of c columns, made when first used */
+};
 
 /*
-   CAKrylovMatMultColumns - Y(:, j) = scale[j] A X(:, j) for the c columns of column-major blocks X, Y (leading dimensions
-   ldx, ldy) and a MATSEQAIJ A of band (lo, hi) (CAKrylovMatBand()), in one pass over A, X and Y (scale NULL: Y = A X)
+   The halo of the one-pass product of a MATMPIAIJ: the SF of garray (roots: the local rows of A's column layout, leaves:
+   the off-diagonal block's columns), whose unit is a row of all c columns, interleaved: one message per neighbour for
+   all columns. The rows that other ranks read are found once, with one reduction over the leaves (neighbours only):
+   only they are written before each exchange. Collective (the SF's set-up: one global reduction), and so made before a
+   solve, never in one.
+*/
+static PetscErrorCode CAKrylovMatColumnsHaloCreate(Mat A, CAKrylovMatColumns plan)
+{
+  Mat             Ao;
+  const PetscInt *garray;
+  PetscLayout     cmap;
+  PetscInt        nghost, *read, *one;
 
-   Not Collective
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
+  PetscCall(MatGetSize(Ao, NULL, &nghost));
+  PetscCall(MatGetLayouts(A, NULL, &cmap));
+  PetscCall(PetscSFCreate(PetscObjectComm((PetscObject)A), &plan->halo));
+  PetscCall(PetscSFSetGraphLayout(plan->halo, cmap, nghost, NULL, PETSC_COPY_VALUES, garray));
+  PetscCall(PetscSFSetUp(plan->halo));
+  PetscCall(PetscCalloc2(cmap->n, &read, nghost, &one));
+  for (PetscInt g = 0; g < nghost; g++) one[g] = 1;
+  PetscCall(PetscSFReduceBegin(plan->halo, MPIU_INT, one, read, MPI_MAX));
+  PetscCall(PetscSFReduceEnd(plan->halo, MPIU_INT, one, read, MPI_MAX));
+  for (PetscInt r = 0; r < cmap->n; r++) plan->nsend += read[r];
+  PetscCall(PetscMalloc1(plan->nsend, &plan->send));
+  for (PetscInt r = 0, k = 0; r < cmap->n; r++)
+    if (read[r]) plan->send[k++] = r;
+  PetscCall(PetscFree2(read, one));
+  PetscCall(PetscMalloc2((size_t)cmap->n * plan->mmax, &plan->rows, (size_t)nghost * plan->mmax, &plan->ghost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  CAKrylovMatColumnsCreate - the plan of the one-pass product of A with up to mmax columns and a window of at most
+  wmax bytes (CAKrylovMatMultColumns()): the band of A (MATSEQAIJ) or of its diagonal block (MATMPIAIJ, and its halo); *plan NULL where A is of another type
+  or its row and column layouts differ (the same answer on every rank)
+
+  Collective on A for MATMPIAIJ (the halo's set-up)
+*/
+PetscErrorCode CAKrylovMatColumnsCreate(Mat A, PetscInt mmax, size_t wmax, CAKrylovMatColumns *plan)
+{
+  Mat         Ad = A;
+  PetscLayout rmap, cmap;
+  PetscBool   mpi, seq, same, rows;
+
+  PetscFunctionBegin;
+  *plan = NULL;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &seq));
+  PetscCall(MatGetLayouts(A, &rmap, &cmap));
+  PetscCall(PetscLayoutCompare(rmap, cmap, &same)); /* the window holds rows of X by A's local column */
+  if (!(mpi || seq) || !same) PetscFunctionReturn(PETSC_SUCCESS);
+  if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+  PetscCall(PetscNew(plan));
+  (*plan)->mmax = mmax;
+  (*plan)->wmax = wmax;
+  PetscCall(CAKrylovMatBand(Ad, &(*plan)->lo, &(*plan)->hi, &rows));
+  PetscCall(PetscMalloc1(mmax + 1, &(*plan)->unit));
+  for (PetscInt c = 0; c <= mmax; c++) (*plan)->unit[c] = MPI_DATATYPE_NULL;
+  if (mpi) PetscCall(CAKrylovMatColumnsHaloCreate(A, *plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode CAKrylovMatColumnsDestroy(CAKrylovMatColumns *plan)
+{
+  PetscFunctionBegin;
+  if (!*plan) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt c = 0; c <= (*plan)->mmax; c++)
+    if ((*plan)->unit[c] != MPI_DATATYPE_NULL) PetscCallMPI(MPI_Type_free(&(*plan)->unit[c]));
+  PetscCall(PetscSFDestroy(&(*plan)->halo));
+  PetscCall(PetscFree((*plan)->send));
+  PetscCall(PetscFree2((*plan)->rows, (*plan)->ghost));
+  PetscCall(PetscFree((*plan)->unit));
+  PetscCall(PetscFree(*plan));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The halo's exchange of c columns of diag(din) X (lda ldx; din NULL: X) started: the rows other ranks read, interleaved */
+static PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, PetscInt c, const PetscScalar *X, PetscInt ldx, const PetscScalar din[])
+{
+  PetscFunctionBegin;
+  if (plan->unit[c] == MPI_DATATYPE_NULL) {
+    PetscCallMPI(MPI_Type_contiguous((PetscMPIInt)c, MPIU_SCALAR, &plan->unit[c]));
+    PetscCallMPI(MPI_Type_commit(&plan->unit[c]));
+  }
+  for (PetscInt k = 0; k < plan->nsend; k++) {
+    const PetscInt r = plan->send[k];
+
+    for (PetscInt j = 0; j < c; j++) plan->rows[r * c + j] = din ? din[r] * X[(size_t)j * ldx + r] : X[(size_t)j * ldx + r];
+  }
+  PetscCall(PetscSFBcastBegin(plan->halo, plan->unit[c], plan->rows, plan->ghost, MPI_REPLACE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   CAKrylovMatMultColumns - Y(:, j) = scale[j] diag(dout) A diag(din) X(:, j) for the c <= mmax columns of column-major
+   blocks X, Y (leading dimensions ldx, ldy) and the matrix A of the plan (CAKrylovMatColumnsCreate()), in one pass over
+   A, X and Y (scale, din, dout NULL: not applied; din, dout: a diagonal preconditioner on the right, on the left)
+
+   Collective on A for MATMPIAIJ
 
    Notes:
    PETSc's AIJ x dense product reads A once per 4 columns and gathers each entry of x from 4 column streams, compute-bound
-   on the gathers (about 30 % of the STREAM triad for 16 columns of a 5-point operator). Here the rows of X that A's rows
-   read are turned into the interleaved layout (row i's c entries side by side) in a window: a ring of 2^b >= lo + hi +
-   64 + 8 rows, loaded 8 rows ahead of need, so it holds rows i - lo .. i + hi of the 64 rows of Y in progress; those
-   rows are the library's interleaved SpMV of all c columns (CAKrylovMatMultInterleavedRing(): one vector load per entry
-   of A per 8 columns), turned back into Y's columns. Each entry of Y is the sum over its row of A in A's order, as
-   MatMult() forms it, times scale[j] as it is stored: the bits of MatMult() and then VecScale(). A Y of more than 16 MiB
-   is written with streaming stores where its columns' pieces of 8 rows start on a cache line (ldy a multiple of 8, Y
-   aligned to 64 bytes): the next product reads it from memory anyway, and a streaming store moves each byte once where a
-   normal store first reads the line it writes (standalone 25-27 ms against 33 for 16 columns of a 5-point operator on
-   10^6 rows). *done is PETSC_FALSE, and nothing is done, where the window would exceed 16 MiB (a matrix of wide band: a
-   3D grid of more than about 256^2 points per plane at c = 16).
+   on the gathers (about 30 % of the STREAM triad for 16 columns of a 5-point operator; on 2 ranks of a bottom-sized
+   grid, 16^3, 4 Gflop/s). Here the rows of X that A's rows read are turned into the interleaved layout (row i's c
+   entries side by side) in a window: a ring of 2^b >= lo + hi + 64 + 8 rows, loaded 8 rows ahead of need, so it holds
+   rows i - lo .. i + hi of the 64 rows of Y in progress; those rows are the library's interleaved SpMV of all c columns
+   (CAKrylovMatMultInterleavedRing(): one vector load per entry of A per 8 columns), turned back into Y's columns. A
+   window of more than the plan's bytes (16 MiB by default: a 3D grid of more than about 256^2 points per plane at c =
+   16) takes the columns in groups that fit, a multiple of 8 where it can: one pass per group. On a MATMPIAIJ the window runs
+   over the diagonal block, and the off-diagonal block's rows, once the halo of all c columns has arrived (one message per
+   neighbour, in flight while the rows before the first that reads it are multiplied), are added to the 64 rows before
+   they are turned back. Each entry of Y is the sum over its row of A in A's order (on a MATMPIAIJ: the diagonal block's
+   sum, plus the off-diagonal block's summed from 0, as PETSc's MPIAIJ x dense product forms it), times scale[j] as it
+   is stored: the bits of PETSc's product and then VecScale(). A diagonal preconditioner costs no pass of its own: din
+   scales the rows of X as they enter the window (and the halo), dout the rows of the result before they are turned
+   back, each one product of two numbers, the bits of VecPointwiseMult() before or after the product (PCJACOBI's
+   PCApply()). A Y of more than 16 MiB is written with streaming stores where its columns' pieces of 8 rows start on a
+   cache line (ldy a multiple of 8, Y aligned to 64 bytes): the next product reads it from memory anyway, and a
+   streaming store moves each byte once where a normal store first reads the line it writes (standalone 25-27 ms
+   against 33 for 16 columns of a 5-point operator on 10^6 rows).
 */
-PetscErrorCode CAKrylovMatMultColumns(Mat A, PetscInt lo, PetscInt hi, PetscInt c, const PetscScalar *X, PetscInt ldx, const PetscScalar scale[], PetscScalar *Y, PetscInt ldy, PetscBool *done)
+PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c, const PetscScalar *X, PetscInt ldx, const PetscScalar din[], const PetscScalar dout[], const PetscScalar scale[], PetscScalar *Y, PetscInt ldy)
 {
-  const PetscInt    *ia, *ja;
-  const PetscScalar *a;
-  PetscScalar       *buf, *T, *Yb;
-  PetscInt           n, W = 8, t = 0;
-  PetscBool          rows, stream;
+  Mat                Ad = A, Ao = NULL;
+  const PetscInt    *ia, *ja, *io = NULL, *jo = NULL;
+  const PetscScalar *a, *ao = NULL;
+  PetscScalar       *buf, *T, *Yb, *G = NULL;
+  PetscInt           n, no = 0, nghost = 0, fit, cg;
+  const PetscInt     W = CAKrylovColumnsWindow(plan->lo, plan->hi);
+  PetscBool          rows, stream, arrived = PETSC_TRUE;
 
   PetscFunctionBegin;
-  *done = PETSC_FALSE;
-  while (W < lo + hi + CAKRYLOV_COLUMNS_BLOCK + 8) W *= 2;
-  if ((size_t)W * (size_t)c * sizeof(PetscScalar) > CAKRYLOV_COLUMNS_WINDOW_MAX) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
-  if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
-  stream = (size_t)n * (size_t)c * sizeof(PetscScalar) > CAKRYLOV_STREAM_MIN ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(c <= plan->mmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " columns exceed the plan's %" PetscInt_FMT, c, plan->mmax);
   PetscCall(PetscLogEventBegin(CAKRYLOV_MatMultColumns, A, 0, 0, 0));
-  PetscCall(MatSeqAIJGetArrayRead(A, &a));
-  PetscCall(PetscMalloc1((size_t)(W + CAKRYLOV_COLUMNS_BLOCK) * c + 16, &buf));
-  T  = CAKrylovAlign64(buf); /* a window row of 8 w columns spans w cache lines, not w + 1: the window's address, and so its speed, no longer depends on the heap's state */
-  Yb = CAKrylovAlign64(T + (size_t)W * c);
-  for (PetscInt r0 = 0; r0 < n; r0 += CAKRYLOV_COLUMNS_BLOCK) {
-    const PetscInt r1 = PetscMin(n, r0 + CAKRYLOV_COLUMNS_BLOCK), need = PetscMin(n, r1 + hi);
-
-    for (; t < need; t += 8) CAKrylovTranspose(c, PetscMin(8, n - t), NULL, X + t, ldx, T + (size_t)(t & (W - 1)) * c, c, PETSC_FALSE); /* rows t .. t + 7 of X into the window (8 | W: no wrap inside) */
-    CAKrylovMatMultInterleavedRing(r1 - r0, c, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE, PETSC_FALSE);                                 /* (A X)(r0 .. r1 - 1, :), interleaved */
-    CAKrylovTranspose(r1 - r0, c, scale, Yb, c, Y + r0, ldy, stream);
+  fit = (PetscInt)PetscMin((size_t)c, PetscMax(1, plan->wmax / ((size_t)W * sizeof(PetscScalar)))); /* columns whose window fits */
+  cg  = fit >= c ? c : (fit >= 8 ? fit / 8 * 8 : fit);
+  if (plan->halo) {
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+    PetscCall(CAKrylovMatColumnsHaloBegin(plan, c, X, ldx, din));
+    arrived = PETSC_FALSE;
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &io, &jo, &rows));
+    PetscCall(MatSeqAIJGetArrayRead(Ao, &ao));
+    PetscCall(MatGetSize(Ao, NULL, &nghost));
   }
-  PetscCall(PetscFree(buf));
-  PetscCall(PetscLogFlops(2.0 * c * ia[n]));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
+  stream = (size_t)n * (size_t)c * sizeof(PetscScalar) > CAKRYLOV_STREAM_MIN ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(MatSeqAIJGetArrayRead(Ad, &a));
+  PetscCall(PetscMalloc2((size_t)(W + CAKRYLOV_COLUMNS_BLOCK) * cg + 16, &buf, (size_t)(cg < c ? nghost * cg : 0), &G));
+  T  = CAKrylovAlign64(buf); /* a window row of 8 w columns spans w cache lines, not w + 1: the window's address, and so its speed, no longer depends on the heap's state */
+  Yb = CAKrylovAlign64(T + (size_t)W * cg);
+  if (cg < c && Ao) { /* groups of columns: their ghosts side by side, once all have arrived */
+    PetscCall(PetscSFBcastEnd(plan->halo, plan->unit[c], plan->rows, plan->ghost, MPI_REPLACE));
+    arrived = PETSC_TRUE;
+  }
+  for (PetscInt j0 = 0; j0 < c; j0 += cg) {
+    const PetscInt     w  = PetscMin(cg, c - j0);
+    const PetscScalar *Xg = X + (size_t)j0 * ldx, *Gg = plan->ghost;
+    PetscInt           t = 0;
+
+    if (w < c && Ao) {
+      for (PetscInt g = 0; g < nghost; g++)
+        for (PetscInt j = 0; j < w; j++) G[g * w + j] = plan->ghost[g * c + j0 + j];
+      Gg = G;
+    }
+    for (PetscInt r0 = 0; r0 < n; r0 += CAKRYLOV_COLUMNS_BLOCK) {
+      const PetscInt r1 = PetscMin(n, r0 + CAKRYLOV_COLUMNS_BLOCK), need = PetscMin(n, r1 + plan->hi);
+
+      for (; t < need; t += 8) CAKrylovTranspose(w, PetscMin(8, n - t), din ? din + t : NULL, Xg + t, ldx, T + (size_t)(t & (W - 1)) * w, w, PETSC_FALSE); /* rows t .. t + 7 of diag(din) X into the window (8 | W: no wrap inside) */
+      CAKrylovMatMultInterleavedRing(r1 - r0, w, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE, PETSC_FALSE);                                                  /* (A_d X)(r0 .. r1 - 1, :), interleaved */
+      if (Ao && io[r1] > io[r0]) {                                                                                                                         /* + (A_o X_ghost)(r0 .. r1 - 1, :) */
+        if (!arrived) PetscCall(PetscSFBcastEnd(plan->halo, plan->unit[c], plan->rows, plan->ghost, MPI_REPLACE));
+        arrived = PETSC_TRUE;
+        CAKrylovMatMultInterleaved(r1 - r0, w, io + r0, jo, ao, Gg, Yb, PETSC_TRUE);
+      }
+      for (PetscInt i = 0; dout && i < r1 - r0; i++)
+        for (PetscInt j = 0; j < w; j++) Yb[i * w + j] = dout[r0 + i] * Yb[i * w + j];
+      CAKrylovTranspose(r1 - r0, w, scale ? scale + j0 : NULL, Yb, w, Y + (size_t)j0 * ldy + r0, ldy, stream);
+    }
+  }
+  if (!arrived) PetscCall(PetscSFBcastEnd(plan->halo, plan->unit[c], plan->rows, plan->ghost, MPI_REPLACE)); /* rows of this rank that others read, none of its own */
+  PetscCall(PetscFree2(buf, G));
+  PetscCall(PetscLogFlops(2.0 * c * (ia[n] + (Ao ? io[no] : 0)) + (din || dout ? (PetscLogDouble)c * n : 0.0)));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &a));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
+  if (Ao) {
+    PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ao));
+    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &io, &jo, &rows));
+  }
   PetscCall(PetscLogEventEnd(CAKRYLOV_MatMultColumns, A, 0, 0, 0));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &rows));
-  *done = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

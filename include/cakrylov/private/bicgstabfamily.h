@@ -52,7 +52,7 @@ typedef struct {
   PetscInt               ameasm;                             /* the columns measured */
   PetscBool              ameasInterleaved;                   /* the faster layout */
   PetscReal              ameasTime[4];                       /* slowest rank: SpMV and fused pass interleaved, SpMV and fused pass dense [s] */
-  Vec                    diag;                               /* interleaved with PCJACOBI: M^{-1}'s diagonal */
+  CAKrylovJacobi         jacobi;                             /* interleaved with PCJACOBI: M^{-1}'s diagonal */
   Vec                    msol, mrhs;                         /* x and b of the column a monitor sees (KSPBlockMonitor_BiCGStabFamily()) */
   KSP_BiCGStabBlockGroup group[KSP_BICGSTABBLOCK_MAXGROUPS]; /* interleaved: the passes recorded since the last flush */
   PetscInt               ngroups;

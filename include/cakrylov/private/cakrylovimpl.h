@@ -23,9 +23,12 @@ PETSC_INTERN PetscErrorCode PCMGBottomRegister(void);
 /* src/mat: what the library reads of its users' matrices, and its dense views over its own storage */
 PETSC_INTERN PetscErrorCode CAKrylovMatGershgorinRadius(Mat, PetscReal *);
 PETSC_INTERN PetscErrorCode CAKrylovMatHaloCreate(Mat, Vec, VecScatter *, Vec *);
-PETSC_INTERN PetscErrorCode CAKrylovMatBand(Mat, PetscInt *, PetscInt *, PetscBool *);
-PETSC_INTERN PetscErrorCode CAKrylovMatMultColumns(Mat, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscInt, const PetscScalar *, PetscScalar *, PetscInt, PetscBool *);
-PETSC_INTERN PetscErrorCode CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
+/* the one-pass product of a MATSEQAIJ or MATMPIAIJ with blocks of columns: its plan (band, halo), made before a solve */
+typedef struct _n_CAKrylovMatColumns *CAKrylovMatColumns;
+PETSC_INTERN PetscErrorCode           CAKrylovMatColumnsCreate(Mat, PetscInt, size_t, CAKrylovMatColumns *);
+PETSC_INTERN PetscErrorCode           CAKrylovMatColumnsDestroy(CAKrylovMatColumns *);
+PETSC_INTERN PetscErrorCode           CAKrylovMatMultColumns(CAKrylovMatColumns, Mat, PetscInt, const PetscScalar *, PetscInt, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
+PETSC_INTERN PetscErrorCode           CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
 
 /* the first 64-byte boundary (a cache line) at or after p: p + 8 scalars at most */
 static inline PetscScalar *CAKrylovAlign64(PetscScalar *p)
@@ -45,6 +48,12 @@ PETSC_INTERN PetscErrorCode CAKrylovKSPConvergenceTest(KSP, PetscReal);
 PETSC_INTERN PetscErrorCode CAKrylovKSPNextIteration(KSP);
 PETSC_INTERN PetscErrorCode CAKrylovKSPCheckCoefficient(KSP, PetscScalar, const char[]);
 PETSC_INTERN PetscErrorCode CAKrylovPCIsIdentity(PC, PetscBool *);
+typedef struct {
+  Vec              d;      /* PCJACOBI's diagonal: y = x .* d */
+  PetscObjectId    mat_id; /* ... of this preconditioning matrix */
+  PetscObjectState mat_state;
+} CAKrylovJacobi;
+PETSC_INTERN PetscErrorCode CAKrylovPCJacobiDiagonal(PC, Vec, CAKrylovJacobi *);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatMult(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatSolveCheckLayouts(KSP, Mat, Mat, Mat);
 PETSC_INTERN PetscErrorCode CAKrylovKSPMatSolveColumns(KSP, Mat, Mat, KSPConvergedReason[], PetscInt[]);
@@ -57,10 +66,8 @@ typedef struct {
   PetscInt             ntests;                                /* MPI_Test calls aimed at per region */
   PetscInt             expected[CAKRYLOV_KSP_PROGRESS_KINDS]; /* polls of the last region of each kind */
   PetscInt             nregions, ntested;                     /* statistics: regions, MPI_Test calls made */
-  Vec                  jacobi;                                /* PCJACOBI's diagonal, for its chunked application */
-  Mat                  jacobi_mat;
-  PetscObjectState     jacobi_state;
-  VecScatter           halo; /* MPIAIJ's halo exchange, for the chunked SpMV */
+  CAKrylovJacobi       jacobi;                                /* PCJACOBI's diagonal, for its chunked application */
+  VecScatter           halo;                                  /* MPIAIJ's halo exchange, for the chunked SpMV */
   Vec                  ghost;
   Mat                  halo_mat;
   PetscObjectState     halo_state;

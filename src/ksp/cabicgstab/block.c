@@ -30,6 +30,7 @@
    operator as KSPSolve() does: a block of one column is KSPSolve()'s iteration bit for bit.
 */
 #include "cabicgstabimpl.h"
+#include <petsc/private/pcimpl.h> /* PC_MatApply: the library's PCJACOBI on blocks is logged as PETSc logs PCMatApply() */
 
 /* The default test of one column, with its reference norm and tolerance (CAKrylovKSPColumnTest()) */
 typedef struct {
@@ -50,20 +51,26 @@ struct KSP_CABiCGStabBlock {
   PetscScalar             *V;          /* the columns' bases: vector i of column j at (i mcap + j) ld, V on a 64-byte boundary */
   PetscScalar             *Vmem;       /* ... in this allocation */
   PetscScalar             *W;          /* the columns' [p, r, dx]: the same */
+  PetscScalar             *Z;          /* nloc x mcap (lda ld): M^{-1} X (right preconditioning) or A X (left) of a run */
   PetscScalar             *buf;        /* the packed Gram matrices of the columns of one reduction */
   Vec                     *b, *x;      /* per column: B's and X's column (VecPlaceArray()) */
   PetscScalar             *scale;      /* per column of a run: the scaling its one-pass product applies (1: none) */
   Mat                     *Xv, *Yv;    /* per run length c (1 < c <= m): dense views of a run's basis vectors i and i + 1 */
-  Mat                     *Zv;         /* ... and nloc x c: M^{-1} X (right preconditioning) or A X (left) */
+  Mat                     *Zv;         /* ... and nloc x c over Z */
   KSPCABiCGStabPairMode    mode;       /* what the products of the views were made for */
   PetscObjectId            amat_id;    /* ... with which matrix (id, nonzero pattern) */
   PetscObjectState         amat_nz;
-  PetscBool                seqaij;           /* ... a MATSEQAIJ: the library's one-pass product (CAKrylovMatMultColumns()) */
-  PetscInt                 band_lo, band_hi; /* ... of this band (CAKrylovMatBand()) */
-  PetscBool                batch;            /* this solve applies the operator to runs of columns as one product */
-  KSPConvergedReason      *reason;           /* per column of the last block solve: how it ended */
-  PetscInt                *its;              /* ... and its iterations */
-  PetscInt                 nmatsolves;       /* block solves (a batch of -ksp_matsolve_batch_size counts one) */
+  CAKrylovMatColumns       plan;      /* the library's one-pass product of the operator (AIJ; NULL: PETSc's product) */
+  PetscBool                plan_made; /* ... made for the operator of this id and nonzero pattern */
+  PetscObjectId            plan_id;
+  PetscObjectState         plan_nz;
+  PetscInt                 plan_window; /* ... and window bytes */
+  PetscBool                batch;       /* this solve applies the operator to runs of columns as one product */
+  PetscBool                jacobi;      /* ... with PCJACOBI, applied to runs by the library (its diagonal:) */
+  CAKrylovJacobi           jacobi_d;
+  KSPConvergedReason      *reason;     /* per column of the last block solve: how it ended */
+  PetscInt                *its;        /* ... and its iterations */
+  PetscInt                 nmatsolves; /* block solves (a batch of -ksp_matsolve_batch_size counts one) */
   PetscInt                 last_m, last_its, last_rounds, last_reductions, last_products;
   PetscBool                last_block;    /* the last KSPMatSolve() ran as a block (else a KSPSolve() per column) */
   PetscBool                last_one_pass; /* ... its products were CAKrylovMatMultColumns()'s */
@@ -97,6 +104,9 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
 {
   PetscFunctionBegin;
   PetscCall(KSPCABiCGStabBlockDestroyViews(bk));
+  PetscCall(CAKrylovMatColumnsDestroy(&bk->plan));
+  PetscCall(VecDestroy(&bk->jacobi_d.d));
+  bk->plan_made = PETSC_FALSE;
   for (PetscInt j = 0; j < bk->mcap; j++) {
     PetscCall(KSPDestroy(&bk->col[j]));
     PetscCall(VecDestroy(&bk->b[j]));
@@ -105,7 +115,7 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
   PetscCall(PetscFree6(bk->col, bk->o, bk->test, bk->live, bk->sel, bk->reason));
   PetscCall(PetscFree4(bk->b, bk->x, bk->its, bk->scale));
   PetscCall(PetscFree3(bk->Xv, bk->Yv, bk->Zv));
-  PetscCall(PetscFree3(bk->Vmem, bk->W, bk->buf));
+  PetscCall(PetscFree4(bk->Vmem, bk->W, bk->Z, bk->buf));
   bk->m = bk->mcap = bk->s = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -143,7 +153,7 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   bk->nloc = cab->nloc;
   PetscCall(PetscBLASIntCast((PetscMax(bk->nloc, 1) + 7) / 8 * 8, &bk->ld));
   PetscCall(VecGetSize(cab->t, &bk->N));
-  PetscCall(PetscMalloc3((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)m * nb * (nb + 1), &bk->buf));
+  PetscCall(PetscMalloc4((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)bk->ld * m, &bk->Z, (size_t)m * nb * (nb + 1), &bk->buf));
   bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines */
   CAKrylovAdviseHugePages(bk->Vmem, ((size_t)bk->ld * m * (4 * s + 2) + 8) * sizeof(PetscScalar));
   CAKrylovAdviseHugePages(bk->W, (size_t)bk->ld * m * 3 * sizeof(PetscScalar));
@@ -253,7 +263,7 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
   KSP_CABiCGStab             *cab  = (KSP_CABiCGStab *)ksp->data;
   KSP_CABiCGStabBlock        *bk   = cab->block;
   const KSPCABiCGStabPairMode mode = cab->identity_pc ? KSPCABICGSTAB_PAIR_A : (ksp->pc_side == PC_RIGHT ? KSPCABICGSTAB_PAIR_A_MINV : KSPCABICGSTAB_PAIR_MINV_A);
-  Mat                         A, P;
+  Mat                         A;
   PetscLayout                 rows;
   PetscObjectId               id;
   PetscObjectState            nz;
@@ -267,45 +277,127 @@ static PetscErrorCode KSPCABiCGStabBlockViews(KSP ksp, PetscInt c)
   bk->mode    = mode;
   bk->amat_id = id;
   bk->amat_nz = nz;
-  PetscCall(CAKrylovMatBand(A, &bk->band_lo, &bk->band_hi, &bk->seqaij));
   PetscCall(MatGetLayouts(A, &rows, NULL)); /* views made as columns converge, inside a solve: no communication */
   PetscCall(CAKrylovMatCreateDense(rows, c, bk->V, bk->ld, &bk->Xv[c]));
   PetscCall(CAKrylovMatCreateDense(rows, c, bk->V, bk->ld, &bk->Yv[c]));
-  if (mode != KSPCABICGSTAB_PAIR_A) PetscCall(CAKrylovMatCreateDense(rows, c, NULL, 0, &bk->Zv[c]));
-  P = mode == KSPCABICGSTAB_PAIR_MINV_A ? bk->Zv[c] : bk->Yv[c]; /* the product's result */
-  PetscCall(MatProductCreateWithMat(A, mode == KSPCABICGSTAB_PAIR_A_MINV ? bk->Zv[c] : bk->Xv[c], NULL, P));
-  PetscCall(MatProductSetType(P, MATPRODUCT_AB));
-  PetscCall(MatProductSetFromOptions(P));
-  PetscCall(MatProductSymbolic(P));
+  if (mode != KSPCABICGSTAB_PAIR_A) PetscCall(CAKrylovMatCreateDense(rows, c, bk->Z, bk->ld, &bk->Zv[c])); /* one block Z for every c: a Z is read right after it is made */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The product P = A B of the views of c columns (P = Yv[c] or Zv[c]): the library's one-pass product where A is a
-   MATSEQAIJ of moderate band (CAKrylovMatMultColumns()), which multiplies column j by scale[j] as it stores it (scale
-   NULL: not), else PETSc's MatProduct made in KSPCABiCGStabBlockViews() */
-static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt c, const PetscScalar scale[], PetscBool *scaled)
+/* PETSc's product P = A B of the views of c columns, made when first used (MatProductSymbolic() of MPIAIJ x MPIDENSE
+   issues a reduction: the library's one-pass product needs none, so a solve that uses it makes none as its columns
+   converge) */
+static PetscErrorCode KSPCABiCGStabBlockPETScProduct(KSP ksp, PetscInt c, Mat P)
 {
   KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
   Mat                  A;
-  const PetscScalar   *b;
-  PetscScalar         *p;
-  PetscInt             ldb, ldp;
-  PetscBool            done = PETSC_FALSE;
+  MatProductType       type;
 
   PetscFunctionBegin;
-  if (bk->seqaij && ((KSP_CABiCGStab *)ksp->data)->one_pass) {
+  PetscCall(MatProductGetType(P, &type));
+  if (type == MATPRODUCT_UNSPECIFIED) {
+    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+    PetscCall(MatProductCreateWithMat(A, bk->mode == KSPCABICGSTAB_PAIR_A_MINV ? bk->Zv[c] : bk->Xv[c], NULL, P));
+    PetscCall(MatProductSetType(P, MATPRODUCT_AB));
+    PetscCall(MatProductSetFromOptions(P));
+    PetscCall(MatProductSymbolic(P));
+  }
+  PetscCall(MatProductNumeric(P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The plan of the library's one-pass product for this solve's operator (CAKrylovMatColumnsCreate(): MATSEQAIJ, MATMPIAIJ
+   with its halo), made before the solve (on more than one rank it communicates) and kept while the operator's nonzero
+   pattern and -ksp_cabicgstab_one_pass_window stay */
+static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk  = cab->block;
+  Mat                  A;
+  PetscObjectId        id;
+  PetscObjectState     nz;
+
+  PetscFunctionBegin;
+  if (!bk->batch || !cab->one_pass) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  PetscCall(MatGetNonzeroState(A, &nz));
+  if (bk->plan_made && bk->plan_id == id && bk->plan_nz == nz && bk->plan_window == cab->one_pass_window) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CAKrylovMatColumnsDestroy(&bk->plan));
+  PetscCall(CAKrylovMatColumnsCreate(A, bk->mcap, (size_t)cab->one_pass_window, &bk->plan));
+  bk->plan_made   = PETSC_TRUE;
+  bk->plan_id     = id;
+  bk->plan_nz     = nz;
+  bk->plan_window = cab->one_pass_window;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Does this solve apply the operator with the library's one-pass product (a plan for the operator, and it is on)? */
+static PetscBool KSPCABiCGStabBlockOnePass(KSP ksp)
+{
+  return ((KSP_CABiCGStab *)ksp->data)->block->plan && ((KSP_CABiCGStab *)ksp->data)->one_pass ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The product P = A B of the views of c columns (P = Yv[c] or Zv[c]): the library's one-pass product where the operator
+   has a plan (CAKrylovMatMultColumns()), which multiplies column j by scale[j] as it stores it (scale NULL: not), and
+   applies PCJACOBI's diagonal to B's rows (right) or P's (left) where jacobi says so; else PETSc's MatProduct
+   (KSPCABiCGStabBlockPETScProduct(); jacobi PC_SIDE_DEFAULT only) */
+static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt c, PCSide jacobi, const PetscScalar scale[], PetscBool *scaled)
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+  Mat                  A;
+  const PetscScalar   *b, *d = NULL;
+  PetscScalar         *p;
+  PetscInt             ldb, ldp;
+  const PetscBool      done = KSPCABiCGStabBlockOnePass(ksp);
+
+  PetscFunctionBegin;
+  if (done) {
     PetscCall(PCGetOperators(ksp->pc, &A, NULL));
     PetscCall(MatDenseGetArrayRead(B, &b));
     PetscCall(MatDenseGetLDA(B, &ldb));
     PetscCall(MatDenseGetArrayWrite(P, &p));
     PetscCall(MatDenseGetLDA(P, &ldp));
-    PetscCall(CAKrylovMatMultColumns(A, bk->band_lo, bk->band_hi, c, b, ldb, scale, p, ldp, &done));
+    if (jacobi != PC_SIDE_DEFAULT) PetscCall(VecGetArrayRead(bk->jacobi_d.d, &d));
+    PetscCall(CAKrylovMatMultColumns(bk->plan, A, c, b, ldb, jacobi == PC_RIGHT ? d : NULL, jacobi == PC_LEFT ? d : NULL, scale, p, ldp));
+    if (jacobi != PC_SIDE_DEFAULT) PetscCall(VecRestoreArrayRead(bk->jacobi_d.d, &d));
     PetscCall(MatDenseRestoreArrayWrite(P, &p));
     PetscCall(MatDenseRestoreArrayRead(B, &b));
-  }
-  if (!done) PetscCall(MatProductNumeric(P));
+  } else PetscCall(KSPCABiCGStabBlockPETScProduct(ksp, c, P));
   bk->last_one_pass = done;
   *scaled           = (PetscBool)(done && scale);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Z = M^{-1} X for the c columns of dense views: PCMatApply(), or with PCJACOBI one loop, z_j = x_j .* d (d = M^{-1} 1,
+   CAKrylovPCJacobiDiagonal()): the bits of its PCApply() on each column, without PETSc's PCMatApply() of PCJACOBI, which
+   applies it column by column through a vector view each (a fifth of a bottom-sized block solve's basis time) */
+static PetscErrorCode KSPCABiCGStabBlockPCApply(KSP ksp, Mat X, Mat Z)
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+  const PetscScalar   *x, *d;
+  PetscScalar         *z;
+  PetscInt             c, ldx, ldz;
+
+  PetscFunctionBegin;
+  if (!bk->jacobi) {
+    PetscCall(PCMatApply(ksp->pc, X, Z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(PC_MatApply, ksp->pc, X, Z, 0));
+  PetscCall(MatGetSize(X, NULL, &c));
+  PetscCall(MatDenseGetArrayRead(X, &x));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  PetscCall(MatDenseGetArrayWrite(Z, &z));
+  PetscCall(MatDenseGetLDA(Z, &ldz));
+  PetscCall(VecGetArrayRead(bk->jacobi_d.d, &d));
+  for (PetscInt j = 0; j < c; j++)
+    for (PetscInt i = 0; i < bk->nloc; i++) z[(size_t)j * ldz + i] = x[(size_t)j * ldx + i] * d[i]; /* VecPointwiseMult(z_j, x_j, d), as PCApply_Jacobi() */
+  PetscCall(VecRestoreArrayRead(bk->jacobi_d.d, &d));
+  PetscCall(MatDenseRestoreArrayWrite(Z, &z));
+  PetscCall(MatDenseRestoreArrayRead(X, &x));
+  PetscCall(PetscLogFlops((PetscLogDouble)c * bk->nloc));
+  PetscCall(PetscLogEventEnd(PC_MatApply, ksp->pc, X, Z, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -327,15 +419,21 @@ static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j
   case KSPCABICGSTAB_PAIR_NONE:
     break;
   case KSPCABICGSTAB_PAIR_A: /* Y = A X */
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, bk->scale + j0, scaled));
+    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_SIDE_DEFAULT, bk->scale + j0, scaled));
     break;
-  case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X) */
-    PetscCall(PCMatApply(ksp->pc, X, bk->Zv[c]));
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c, bk->scale + j0, scaled));
+  case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X); PCJACOBI in the one pass: Y = A (D X) */
+    if (bk->jacobi && KSPCABiCGStabBlockOnePass(ksp)) PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_RIGHT, bk->scale + j0, scaled));
+    else {
+      PetscCall(KSPCABiCGStabBlockPCApply(ksp, X, bk->Zv[c]));
+      PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c, PC_SIDE_DEFAULT, bk->scale + j0, scaled));
+    }
     break;
-  case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X) */
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c, NULL, scaled));
-    PetscCall(PCMatApply(ksp->pc, bk->Zv[c], Y));
+  case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X); PCJACOBI in the one pass: Y = D (A X), the product the last step */
+    if (bk->jacobi && KSPCABiCGStabBlockOnePass(ksp)) PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_LEFT, bk->scale + j0, scaled));
+    else {
+      PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c, PC_SIDE_DEFAULT, NULL, scaled));
+      PetscCall(KSPCABiCGStabBlockPCApply(ksp, bk->Zv[c], Y));
+    }
     break;
   }
   PetscCall(MatDenseResetArray(X));
@@ -480,7 +578,7 @@ static PetscErrorCode KSPCABiCGStabBlockIncrements(KSP ksp)
     if (!c) continue;
     PetscCall(KSPCABiCGStabBlockViews(ksp, c)); /* Zv[c]: nloc x c */
     PetscCall(MatDensePlaceArray(bk->Xv[c], bk->W + ((size_t)2 * bk->mcap + j0) * bk->ld));
-    PetscCall(PCMatApply(ksp->pc, bk->Xv[c], bk->Zv[c]));
+    PetscCall(KSPCABiCGStabBlockPCApply(ksp, bk->Xv[c], bk->Zv[c]));
     PetscCall(MatDenseResetArray(bk->Xv[c]));
     for (PetscInt j = j0; j < j0 + c; j++) {
       Vec z;
@@ -630,6 +728,9 @@ PetscErrorCode KSPMatSolve_CABiCGStab(KSP ksp, Mat B, Mat X)
   if (ksp->res_hist_reset) ksp->res_hist_len = 0;
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
   PetscCall(KSPCABiCGStabPairable(ksp, &bk->batch));
+  PetscCall(KSPCABiCGStabBlockPlan(ksp));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &bk->jacobi));
+  if (bk->jacobi) PetscCall(CAKrylovPCJacobiDiagonal(ksp->pc, cab->t, &bk->jacobi_d));
   PetscCall(KSPCABiCGStabSetUpBasis(ksp)); /* one spectrum estimate for all columns */
   PetscCall(MatDenseGetArrayRead(B, &ba));
   PetscCall(MatDenseGetLDA(B, &ldb));
@@ -672,6 +773,8 @@ PetscErrorCode KSPViewBlock_CABiCGStab(KSP ksp, PetscViewer viewer)
   if (!bk->last_block) PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last, %" PetscInt_FMT " columns, ran column by column (KSPSolve() per column; -info says why)\n", bk->nmatsolves, bk->last_m));
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): %" PetscInt_FMT " block solves; the last: %" PetscInt_FMT " columns, %" PetscInt_FMT " outer rounds, %" PetscInt_FMT " global reductions for all columns, at most %" PetscInt_FMT " iterations per column, %" PetscInt_FMT " operator products on runs of columns (%s)\n", bk->nmatsolves, bk->last_m, bk->last_rounds, bk->last_reductions, bk->last_its, bk->last_products, bk->last_one_pass ? "one pass over the matrix each" : "PETSc's product"));
+  if (bk->last_block && bk->last_one_pass)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  KSPMatSolve(): one-pass product's window at most %" PetscInt_FMT " bytes (-ksp_cabicgstab_one_pass_window)%s\n", ((KSP_CABiCGStab *)ksp->data)->one_pass_window, bk->jacobi ? "; PCJACOBI applied within it" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1074,7 +1074,8 @@ static PetscErrorCode KSPSetFromOptions_CABiCGStab(KSP ksp, CAKrylovOptionItems 
   if (flg) PetscCall(KSPCABiCGStabSetAdaptiveS(ksp, adaptive));
   PetscCall(PetscOptionsBool("-ksp_cabicgstab_paired", "Build the bases of p and r together, two columns per operator application", "KSPCABiCGStabSetPaired", paired, &paired, &flg));
   if (flg) PetscCall(KSPCABiCGStabSetPaired(ksp, paired));
-  PetscCall(PetscOptionsBool("-ksp_cabicgstab_one_pass_product", "KSPMatSolve(): apply a banded MATSEQAIJ to all columns of a run in one pass over the matrix (false: PETSc's AIJ x dense product)", "KSPMatSolve", cab->one_pass, &cab->one_pass, NULL));
+  PetscCall(PetscOptionsBool("-ksp_cabicgstab_one_pass_product", "KSPMatSolve(): apply a MATSEQAIJ or MATMPIAIJ to all columns of a run in one pass over the matrix (false: PETSc's AIJ x dense product)", "KSPMatSolve", cab->one_pass, &cab->one_pass, NULL));
+  PetscCall(PetscOptionsRangeInt("-ksp_cabicgstab_one_pass_window", "KSPMatSolve(): bytes of the one-pass product's window at most (band x columns; wider: columns in groups)", "KSPMatSolve", cab->one_pass_window, &cab->one_pass_window, NULL, 1024, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1789,7 +1790,8 @@ PetscErrorCode KSPCABiCGStabGetStatistics(KSP ksp, KSPCABiCGStabStatistics *stat
 .  -ksp_cabicgstab_symmetric_gram <true>          - reduce only g and the upper triangle of the symmetric Gram matrix
 .  -ksp_cabicgstab_residual_replacement           - replace the residual by b - A x when its drift estimate grows (default: on for newton, chebyshev)
 .  -ksp_cabicgstab_paired <false>                 - build [Â^k p, Â^k r] as two-column products (one halo exchange per pair)
-.  -ksp_cabicgstab_one_pass_product <true>        - `KSPMatSolve()`: a banded `MATSEQAIJ` applied to all columns of a run in one pass over the matrix (false: PETSc's AIJ x dense product, one pass per 4 columns)
+.  -ksp_cabicgstab_one_pass_product <true>        - `KSPMatSolve()`: a `MATSEQAIJ` or `MATMPIAIJ` applied to all columns of a run in one pass over the matrix, a diagonal `PCJACOBI` within it (false: PETSc's AIJ x dense product, one pass per 4 columns)
+.  -ksp_cabicgstab_one_pass_window <16777216>     - bytes of that product's window at most (band x columns in flight; a wider band takes the columns in groups)
 -  -ksp_cabicgstab_adaptive_s <true>              - lower s_k while the coordinates of r lose more than half of their digits
 
    Level: intermediate
@@ -1880,14 +1882,15 @@ PetscErrorCode KSPCreate_CABiCGStab(KSP ksp)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&cab));
-  ksp->data       = (void *)cab;
-  cab->s          = 4;
-  cab->basis      = KSP_CABICGSTAB_BASIS_MONOMIAL;
-  cab->telescope  = PETSC_TRUE;
-  cab->symmetric  = PETSC_TRUE;
-  cab->adaptive   = PETSC_TRUE;
-  cab->one_pass   = PETSC_TRUE;
-  cab->mono_scale = 1.0;
+  ksp->data            = (void *)cab;
+  cab->s               = 4;
+  cab->basis           = KSP_CABICGSTAB_BASIS_MONOMIAL;
+  cab->telescope       = PETSC_TRUE;
+  cab->symmetric       = PETSC_TRUE;
+  cab->adaptive        = PETSC_TRUE;
+  cab->one_pass        = PETSC_TRUE;
+  cab->mono_scale      = 1.0;
+  cab->one_pass_window = 1 << 24;
 
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_UNPRECONDITIONED, PC_RIGHT, 3));
   PetscCall(KSPSetSupportedNorm(ksp, KSP_NORM_PRECONDITIONED, PC_LEFT, 2));

@@ -26,7 +26,8 @@ typedef struct {
   PetscBool          replacement_set; /* ... as the user set it; else on for the Newton and Chebyshev bases */
   PetscBool          adaptive;        /* adaptive s: lower s_k while the coordinates of r lose too many digits */
   PetscBool          paired;          /* build P and R together: [Â p_i, Â r_i] as one two-column product */
-  PetscBool          one_pass;        /* KSPMatSolve(): a banded MATSEQAIJ applied to a run of columns in one pass (CAKrylovMatMultColumns()) */
+  PetscBool          one_pass;        /* KSPMatSolve(): a MATSEQAIJ or MATMPIAIJ applied to a run of columns in one pass (CAKrylovMatMultColumns()) */
+  PetscInt           one_pass_window; /* ... its window's bytes at most */
   PetscBool          pairs;           /* ... in the current solve (not where the PC applies B A itself or scales diagonally) */
 
   /* the spectrum of Â behind the Newton and Chebyshev bases: user-given, or Ritz values of a few GMRES steps */

@@ -211,7 +211,7 @@ static PetscErrorCode KSPBlockFree(KSP ksp)
   PetscFunctionBegin;
   PetscCall(KSPBlockDestroyAliases(bk));
   PetscCall(KSPBlockDestroyInterleaved(bk));
-  PetscCall(VecDestroy(&bk->diag));
+  PetscCall(VecDestroy(&bk->jacobi.d));
   PetscCall(VecDestroy(&bk->msol));
   PetscCall(VecDestroy(&bk->mrhs));
   for (PetscInt g = 0; g < KSP_BICGSTABBLOCK_MAXGROUPS; g++) PetscCall(PetscFree3(bk->group[g].pos, bk->group[g].dot, bk->group[g].coef));
@@ -502,16 +502,8 @@ PetscErrorCode KSPBlockSetUp_BiCGStabFamily(KSP ksp, PetscInt m, PetscInt nblock
     bk->interleaved = interleaved;
     PetscCall(PetscInfo(ksp, "KSPMatSolve() work: %" PetscInt_FMT " %s blocks of %" PetscInt_FMT " x %" PetscInt_FMT "\n", nalloc, interleaved ? "interleaved" : "dense", nloc, m));
   }
-  if (interleaved) PetscCall(KSPBlockInterleavedSetUp(bk, A, m)); /* the SpMV's scatter, kept with A's nonzero state */
-  if (interleaved && !fam->identity) {                            /* PCJACOBI: its diagonal d = M^{-1} 1, as its PCApply() multiplies by it */
-    Vec one;
-
-    if (!bk->diag) PetscCall(MatCreateVecs(A, &bk->diag, NULL));
-    PetscCall(VecDuplicate(bk->diag, &one));
-    PetscCall(VecSet(one, 1.0));
-    PetscCall(PCApply(ksp->pc, one, bk->diag));
-    PetscCall(VecDestroy(&one));
-  }
+  if (interleaved) PetscCall(KSPBlockInterleavedSetUp(bk, A, m));                                     /* the SpMV's scatter, kept with A's nonzero state */
+  if (interleaved && !fam->identity) PetscCall(CAKrylovPCJacobiDiagonal(ksp->pc, NULL, &bk->jacobi)); /* PCJACOBI: its diagonal d, as its PCApply() multiplies by it */
   same = bk->A == A && bk->Astate == state && bk->nprod == nprod ? PETSC_TRUE : PETSC_FALSE;
   for (PetscInt p = 0; same && p < nprod; p++) same = bk->prodin[p] == in[p] && bk->prodout[p] == out[p] ? PETSC_TRUE : PETSC_FALSE;
   if (!same) PetscCall(KSPBlockDestroyAliases(bk));
@@ -913,10 +905,10 @@ PetscErrorCode KSPBlockPCApply_BiCGStabFamily(KSP ksp, PetscInt x, PetscInt y)
     PetscScalar       *ya = KSPBlockArray(bk, y);
     const PetscInt     m  = bk->m;
 
-    PetscCall(VecGetArrayRead(bk->diag, &d));
+    PetscCall(VecGetArrayRead(bk->jacobi.d, &d));
     for (PetscInt i = 0; i < bk->nloc; i++)
       for (PetscInt j = 0; j < m; j++) ya[i * m + j] = d[i] * xa[i * m + j];
-    PetscCall(VecRestoreArrayRead(bk->diag, &d));
+    PetscCall(VecRestoreArrayRead(bk->jacobi.d, &d));
     PetscCall(PetscLogFlops((PetscLogDouble)bk->nloc * m));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -50,6 +50,36 @@ PetscErrorCode CAKrylovPCIsIdentity(PC pc, PetscBool *identity)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The diagonal d that a PCJACOBI applies (its PCApply() is y = x .* d, whatever -pc_jacobi_ says), as d = M^{-1} 1 (bit
+   for bit: 1 * d = d), in jac->d (made on x's layout, without a new layout's reduction), computed again only where the
+   preconditioning matrix or its state changed: the library's own applications of PCJACOBI (in chunks, to blocks of
+   columns) are then bitwise PETSc's
+*/
+PetscErrorCode CAKrylovPCJacobiDiagonal(PC pc, Vec x, CAKrylovJacobi *jac)
+{
+  Mat              P;
+  PetscObjectId    id;
+  PetscObjectState state;
+  Vec              ones;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(pc, NULL, &P));
+  PetscCall(PetscObjectGetId((PetscObject)P, &id));
+  PetscCall(PetscObjectStateGet((PetscObject)P, &state));
+  if (jac->d && jac->mat_id == id && jac->mat_state == state) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDestroy(&jac->d));
+  if (x) PetscCall(CAKrylovVecCreateOnLayout(x, &jac->d));
+  else PetscCall(MatCreateVecs(P, &jac->d, NULL));
+  PetscCall(VecDuplicate(jac->d, &ones));
+  PetscCall(VecSet(ones, 1.0));
+  PetscCall(PCApply(pc, ones, jac->d));
+  PetscCall(VecDestroy(&ones));
+  jac->mat_id    = id;
+  jac->mat_state = state;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* y = A x (A^T x in KSPSolveTranspose()) with the null space of the KSP's operator removed */
 PetscErrorCode CAKrylovKSPMatMult(KSP ksp, Vec x, Vec y)
 {

@@ -84,29 +84,6 @@ PetscErrorCode CAKrylovKSPProgressEnd(CAKrylovKSPProgress *pr, PetscInt kind, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonal d that PCJACOBI applies (y = x .* d), taken from the PC itself, d = M^{-1} 1, and kept until the
-   preconditioning matrix changes: the chunked application below is then bitwise PETSc's, whatever -pc_jacobi_ says */
-static PetscErrorCode CAKrylovKSPProgressJacobiDiagonal(KSP ksp, CAKrylovKSPProgress *pr, Vec x)
-{
-  Mat              P;
-  PetscObjectState state;
-  Vec              ones;
-
-  PetscFunctionBegin;
-  PetscCall(PCGetOperators(ksp->pc, NULL, &P));
-  PetscCall(PetscObjectStateGet((PetscObject)P, &state));
-  if (pr->jacobi && pr->jacobi_mat == P && pr->jacobi_state == state) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecDestroy(&pr->jacobi));
-  PetscCall(CAKrylovVecCreateOnLayout(x, &pr->jacobi)); /* x may be a DM's: no new layout (a reduction) */
-  PetscCall(VecDuplicate(pr->jacobi, &ones));
-  PetscCall(VecSet(ones, 1.0));
-  PetscCall(PCApply(ksp->pc, ones, pr->jacobi));
-  PetscCall(VecDestroy(&ones));
-  pr->jacobi_mat   = P;
-  pr->jacobi_state = state;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* y = M^{-1} x. With progress test and PCJACOBI on VECSEQ/VECMPI: y = x .* d in chunks, polling between them */
 PetscErrorCode CAKrylovKSPPCApply(KSP ksp, CAKrylovKSPProgress *pr, Vec x, Vec y)
 {
@@ -122,11 +99,11 @@ PetscErrorCode CAKrylovKSPPCApply(KSP ksp, CAKrylovKSPProgress *pr, Vec x, Vec y
     PetscCall(KSP_PCApply(ksp, x, y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(CAKrylovKSPProgressJacobiDiagonal(ksp, pr, x));
+  PetscCall(CAKrylovPCJacobiDiagonal(ksp->pc, x, &pr->jacobi)); /* x may be a DM's vector */
   PetscCall(PetscLogEventBegin(PC_Apply, ksp->pc, x, y, 0));
   PetscCall(VecGetLocalSize(x, &n));
   PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayRead(pr->jacobi, &d));
+  PetscCall(VecGetArrayRead(pr->jacobi.d, &d));
   PetscCall(VecGetArrayWrite(y, &ya));
   for (PetscInt start = 0; start < n; start += CAKRYLOV_PROGRESS_CHUNK) {
     const PetscInt end = PetscMin(n, start + CAKRYLOV_PROGRESS_CHUNK);
@@ -135,7 +112,7 @@ PetscErrorCode CAKrylovKSPPCApply(KSP ksp, CAKrylovKSPProgress *pr, Vec x, Vec y
     PetscCall(CAKrylovProgressPoll());
   }
   PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(VecRestoreArrayRead(pr->jacobi, &d));
+  PetscCall(VecRestoreArrayRead(pr->jacobi.d, &d));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogFlops(n));
   PetscCall(PetscLogEventEnd(PC_Apply, ksp->pc, x, y, 0));
@@ -237,10 +214,9 @@ PetscErrorCode CAKrylovKSPMatMultProgress(KSP ksp, CAKrylovKSPProgress *pr, Vec 
 PetscErrorCode CAKrylovKSPProgressReset(CAKrylovKSPProgress *pr)
 {
   PetscFunctionBegin;
-  PetscCall(VecDestroy(&pr->jacobi));
+  PetscCall(VecDestroy(&pr->jacobi.d));
   PetscCall(VecScatterDestroy(&pr->halo));
   PetscCall(VecDestroy(&pr->ghost));
-  pr->jacobi_mat = NULL;
-  pr->halo_mat   = NULL;
+  pr->halo_mat = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -334,7 +334,11 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
    reduction beyond one maximum. It is safe when all radii are below 1 (the spectrum lies in the right half plane, away
    from 0), or at most 1 with the operator's null space attached to it (periodic Poisson: 0 is the null space's). Then
    the bottom solver is the Chebyshev basis on that interval at s = 10 without telescoping, s then following the bottom
-   solves (PCMGBottomAdaptS()): a bottom solve of at most s iterations is one global reduction. Otherwise the defaults stay (monomial basis, s = 4, telescoping). The options of
+   solves (PCMGBottomAdaptS()): a bottom solve of at most s iterations is one global reduction. Otherwise the monomial
+   basis at s = 4 without telescoping: s_k = min(s, 2^k) never saves a reduction (its rounds cover 1, 3, 7, 11, ...
+   iterations against 4, 8, 12, ... without), only the operator applications of a solve shorter than s, and a bottom
+   solve at scale is bound by its reductions (16 columns on 2 ranks, 16384 nodes simulated: 3 rounds per bottom solve
+   become 2). The options of
    the KSP's prefix are read again afterwards and win. Chosen anew at each setup (the operator may have changed) while
    the policy owns the method and s, basis and s-telescoping still hold what it chose last: a program that set them
    keeps them. bottom->basis says what was chosen and why.
@@ -378,14 +382,14 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
     PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then 4, 8 or %d, the smallest not below 5/4 of the most iterations of a solve since the setup, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
-  } else { /* the defaults (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
+  } else { /* monomial, s = 4, no telescoping (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
     PetscCall(KSPCABiCGStabSetS(ksp, 4));
-    PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_TRUE));
-    if (!isjacobi) PetscCall(PetscStrncpy(bottom->basis, "the defaults (the bottom PC is not PCJACOBI: no Gershgorin interval)", sizeof(bottom->basis)));
-    else if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "the defaults (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
-    else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "the defaults (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
+    PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
+    if (!isjacobi) PetscCall(PetscStrncpy(bottom->basis, "monomial, s = 4, no telescoping (the bottom PC is not PCJACOBI: no Gershgorin interval)", sizeof(bottom->basis)));
+    else if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "monomial, s = 4, no telescoping (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
+    else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "monomial, s = 4, no telescoping (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
   }
   PetscCall(KSPSetFromOptions(ksp)); /* the KSP's own options win */
   PetscCall(KSPCABiCGStabGetS(ksp, &bottom->basisset.s));
@@ -819,7 +823,8 @@ PetscErrorCode PCMGBottomRegister(void)
    is the Chebyshev basis on [1 - R, 1 + R] without telescoping, so a bottom solve of at most s iterations is one
    global reduction, at s = 10 for the first solve and then at s = 4, 8 or 10, the smallest not below 5/4 of the most iterations
    of a bottom solve since the setup: a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
-   bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the `KSPCABICGSTAB` defaults (monomial, s = 4, telescoping). The report says
+   bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the monomial basis at s = 4 without
+   s-telescoping (which never saves a reduction, only the operator applications of a solve shorter than s). The report says
    which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win. The basis is chosen only for a method the
    policy set, and again at each setup while s, the basis and s-telescoping hold what it chose last: a
    `KSPCABICGSTAB` the program set (`KSPSetType()`, `KSPCABiCGStabSetS()` on the coarse `KSP`) keeps its own.
