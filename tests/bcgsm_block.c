@@ -379,7 +379,7 @@ static PetscErrorCode CheckAuto(BlockTest *t)
     if (memcmp(a + (size_t)j * lda, b + (size_t)j * ldb, (size_t)nloc * sizeof(PetscScalar))) same = PETSC_FALSE;
   PetscCall(MatDenseRestoreArrayRead(Xauto, &b));
   PetscCall(MatDenseRestoreArrayRead(t->X, &a));
-  PetscCallMPI(MPI_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, comm));
+  PetscCallMPI(MPI_Allreduce(&same, &all, 1, CAKRYLOV_MPI_BOOL, MPI_LAND, comm));
   PetscCall(PetscPrintf(comm, "auto's solution is bitwise that of the solve with its layout forced: %s\n", all ? "yes" : "NO"));
   PetscCall(MatDestroy(&Xauto));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,6 +5,7 @@ static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per
                      "-count_reductions : global reductions counted by MPI (2 or more ranks) against the solver's count and the outer rounds\n"
                      "-shell_jacobi : Jacobi as a PCSHELL whose PCMatApply() records a block of no columns (verdict: none)\n"
                      "-check_one_pass : solve again with -ksp_cabicgstab_one_pass_product false (PETSc's AIJ x dense product): X bitwise the same\n"
+                     "-check_new_s : a block solve at s + 1 (new column bases and vectors) sets up no vector layout (no MPI_Allgather)\n"
                      "Every KSP option applies to the block solver and to the reference (a KSPSolve() per column) alike.\n";
 
 #include <cakrylov.h>
@@ -19,7 +20,7 @@ typedef struct {
   StencilProblem problem;
   PetscInt       dim, n, m, zero, nan, scaled;
   PetscReal      scale;
-  PetscBool      nonzero, count, early, shell, one_pass;
+  PetscBool      nonzero, count, early, shell, one_pass, new_s;
 } Options;
 
 static Vec      shell_idiag;        /* -shell_jacobi: 1 / diag(A) */
@@ -28,7 +29,7 @@ static PetscInt shell_empty_blocks; /* PCMatApply()s of the shell given no colum
 static PetscErrorCode GetOptions(Options *o)
 {
   PetscFunctionBegin;
-  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() of KSPCABICGSTAB", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)o->problem, (PetscEnum *)&o->problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, o->dim, &o->dim, NULL));
@@ -43,6 +44,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions (2 or more ranks)", NULL, o->count, &o->count, NULL));
   PetscCall(PetscOptionsBool("-shell_jacobi", "Jacobi as a PCSHELL that records PCMatApply()s of no columns", NULL, o->shell, &o->shell, NULL));
   PetscCall(PetscOptionsBool("-check_one_pass", "Solve again with PETSc's AIJ x dense product: X bitwise the same", NULL, o->one_pass, &o->one_pass, NULL));
+  PetscCall(PetscOptionsBool("-check_new_s", "A block solve at s + 1 sets up no vector layout", NULL, o->new_s, &o->new_s, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -292,9 +294,28 @@ static PetscErrorCode CheckOnePass(KSP ksp, Mat B, Mat X0, Mat X)
   for (PetscInt j = 0; j < m && same; j++) PetscCall(PetscArraycmp(x + j * ld, xp + j * ldp, n, &same));
   PetscCall(MatDenseRestoreArrayRead(Xp, &xp));
   PetscCall(MatDenseRestoreArrayRead(X, &x));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, MPIU_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, CAKRYLOV_MPI_BOOL, MPI_LAND, PETSC_COMM_WORLD));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "X with PETSc's AIJ x dense product bitwise X with the one-pass product: %s\n", same ? "yes" : "NO"));
   PetscCall(MatDestroy(&Xp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A block solve at a new s makes new column bases with a vector on each basis column: they share the system's layout,
+   where a new layout is an MPI_Allgather on the whole communicator (368 in the first block solve of 16 columns at s = 4) */
+static PetscErrorCode CheckNewS(KSP ksp, Mat B, Mat X0, Mat X)
+{
+  PetscInt s;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabGetS(ksp, &s));
+  PetscCall(KSPCABiCGStabSetS(ksp, s + 1));
+  PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
+  nallgathers = 0;
+  counting    = PETSC_TRUE;
+  PetscCall(KSPMatSolve(ksp, B, X));
+  counting = PETSC_FALSE;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a block solve at a new s sets up no vector layout (no MPI_Allgather): %s\n", nallgathers ? "NO" : "yes"));
+  if (nallgathers) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " MPI_Allgather\n", nallgathers));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -319,6 +340,7 @@ int main(int argc, char **argv)
   PetscCall(SolveBlock(&o, ksp, B, X0, X));
   PetscCall(CompareColumns(&o, ksp, A, B, X0, X));
   if (o.one_pass) PetscCall(CheckOnePass(ksp, B, X0, X));
+  if (o.new_s) PetscCall(CheckNewS(ksp, B, X0, X));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&X0));
@@ -415,6 +437,13 @@ int main(int argc, char **argv)
       suffix: early
       nsize: {{1 2}}
       args: -nrhs 4 -scale_column 1 -column_scale 1e-9 -ksp_atol 4e-8 -pc_type jacobi -early
+
+   # a new s between block solves: new column bases and views, no new vector layout (MPI_Allgather; 2 and 4 ranks)
+   test:
+      suffix: new_s
+      nsize: {{2 4}}
+      args: -nrhs 5 -pc_type jacobi -ksp_pc_side {{left right}} -check_new_s
+      filter: grep "new s sets up"
 
    test:
       suffix: zero_nan

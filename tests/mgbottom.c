@@ -572,6 +572,13 @@ int main(int argc, char **argv)
       args: -ksp_type richardson -pc_mg_bottom_ksp_type cabicgstab -print_report
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
+   # the bottom KSP's options win over the policy's choice of s, basis and telescoping, and the report says what runs
+   test:
+      suffix: options_basis
+      nsize: 2
+      args: -pc_mg_bottom_ksp_type cabicgstab -mg_coarse_ksp_cabicgstab_s 6 -print_report
+      filter: grep "basis of the cabicgstab"
+
    # PCMG's own coarse solve is measured too (no policy)
    test:
       suffix: nopolicy

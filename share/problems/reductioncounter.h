@@ -1,7 +1,7 @@
 /*
    An MPI profiling-interface counter of global reductions for the test and benchmark programs (communicators of more than one
    rank): it sees every MPI_Allreduce/MPI_Iallreduce issued by PETSc, the library and the program, while
-   `counting` is true. Include it in exactly one source file of a program, after the PETSc headers.
+   `counting` is true, and every MPI_Allgather. Include it in exactly one source file of a program, after the PETSc headers.
 */
 #pragma once
 
@@ -9,6 +9,7 @@
 
 static PetscBool counting = PETSC_FALSE;
 static PetscInt  nreductions, nnonblocking;
+static PetscInt  nallgathers; /* MPI_Allgather: PetscLayoutSetUp() issues one per new layout (a new vector's, a matrix's) */
 
 static void CountReduction(MPI_Comm comm, PetscBool nonblocking)
 {
@@ -33,4 +34,14 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
   CountReduction(comm, PETSC_TRUE);
   return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+
+#undef MPI_Allgather
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  int size;
+
+  PMPI_Comm_size(comm, &size);
+  if (counting && size > 1) nallgathers++;
+  return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

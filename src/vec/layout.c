@@ -27,6 +27,30 @@ PetscErrorCode CAKrylovVecCreateOnLayout(Vec tmpl, Vec *v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   CAKrylovVecCreateOnLayoutWithArray - a VECSEQ (one rank) or VECMPI vector on tmpl's layout (shared) over `array`, a
+   column of the library's own storage that the vector never frees (NULL: no array until VecPlaceArray()), with no
+   communication: VecCreateMPIWithArray() sets up a new layout, an MPI_Allgather on the whole communicator per vector,
+   and cabicgstab wraps every basis vector (4 s + 5 per column at each new s: a block solve of 16 columns at s = 4 made
+   368 of them in its first solve). The storage the type allocates is given back at once (VecReplaceArray() with no
+   array), before the column is placed.
+*/
+PetscErrorCode CAKrylovVecCreateOnLayoutWithArray(Vec tmpl, PetscScalar *array, Vec *v)
+{
+  PetscLayout map;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLayout(tmpl, &map));
+  PetscCallMPI(MPI_Comm_size(map->comm, &size));
+  PetscCall(VecCreate(map->comm, v));
+  PetscCall(VecSetLayout(*v, map));
+  PetscCall(VecSetType(*v, size == 1 ? VECSEQ : VECMPI));
+  PetscCall(VecReplaceArray(*v, NULL));
+  if (array) PetscCall(VecPlaceArray(*v, array));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #define CAKRYLOV_HUGE_PAGE ((uintptr_t)1 << 21) /* 2 MiB: an x86-64 or arm64 transparent huge page */
 
 /*

@@ -38,6 +38,7 @@ static inline PetscScalar *CAKrylovAlign64(PetscScalar *p)
 
 /* src/vec/layout.c: a vector on an existing layout, without communication; huge pages for large blocks of vectors */
 PETSC_INTERN PetscErrorCode CAKrylovVecCreateOnLayout(Vec, Vec *);
+PETSC_INTERN PetscErrorCode CAKrylovVecCreateOnLayoutWithArray(Vec, PetscScalar *, Vec *);
 PETSC_INTERN void           CAKrylovAdviseHugePages(void *, size_t);
 
 /* MPI_Iallreduce calls made by the library on more than one rank (PETSc's petsc_allreduce_ct counts MPI_Allreduce) */

@@ -65,6 +65,7 @@ struct KSP_CABiCGStabBlock {
   PetscObjectId            plan_id;
   PetscObjectState         plan_nz;
   PetscInt                 plan_window; /* ... and window bytes */
+  PetscInt                 gap_max;     /* ... and the most converged columns a run spans (KSPCABiCGStabBlockRun()) */
   PetscBool                batch;       /* this solve applies the operator to runs of columns as one product */
   PetscBool                jacobi;      /* ... with PCJACOBI, applied to runs by the library (its diagonal:) */
   CAKrylovJacobi           jacobi_d;
@@ -153,8 +154,9 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   bk->nloc = cab->nloc;
   PetscCall(PetscBLASIntCast((PetscMax(bk->nloc, 1) + 7) / 8 * 8, &bk->ld));
   PetscCall(VecGetSize(cab->t, &bk->N));
-  PetscCall(PetscMalloc4((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)bk->ld * m, &bk->Z, (size_t)m * nb * (nb + 1), &bk->buf));
-  bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines */
+  PetscCall(PetscCalloc4((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)bk->ld * m, &bk->Z, (size_t)m * nb * (nb + 1), &bk->buf));
+  bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines; zeros: a run that
+                                        spans an ended column multiplies its vectors, which need not have been written */
   CAKrylovAdviseHugePages(bk->Vmem, ((size_t)bk->ld * m * (4 * s + 2) + 8) * sizeof(PetscScalar));
   CAKrylovAdviseHugePages(bk->W, (size_t)bk->ld * m * 3 * sizeof(PetscScalar));
   PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
@@ -173,8 +175,8 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
     cc->W        = bk->W + (size_t)j * bk->ld;
     cc->ldv = cc->ldw = (PetscBLASInt)(m * bk->ld);
     cc->mono_scale    = cab->mono_scale;
-    PetscCall(KSPCABiCGStabWrapColumn(cab->t, NULL, &bk->b[j]));
-    PetscCall(KSPCABiCGStabWrapColumn(cab->t, NULL, &bk->x[j]));
+    PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, NULL, &bk->b[j]));
+    PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, NULL, &bk->x[j]));
     PetscCall(KSPSetConvergenceTest(bk->col[j], KSPCABiCGStabColumnConverged, &bk->test[j], NULL));
   }
   PetscCheck((size_t)m * bk->ld <= PETSC_BLAS_INT_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPMatSolve() of KSPCABICGSTAB: %" PetscInt_FMT " columns of %" PetscInt_FMT " local rows exceed the BLAS integer; use -ksp_matsolve_batch_size", m, bk->nloc);
@@ -308,7 +310,9 @@ static PetscErrorCode KSPCABiCGStabBlockPETScProduct(KSP ksp, PetscInt c, Mat P)
 
 /* The plan of the library's one-pass product for this solve's operator (CAKrylovMatColumnsCreate(): MATSEQAIJ, MATMPIAIJ
    with its halo), made before the solve (on more than one rank it communicates) and kept while the operator's nonzero
-   pattern and -ksp_cabicgstab_one_pass_window stay */
+   pattern and -ksp_cabicgstab_one_pass_window stay; with it the most ended columns a run may span: g columns cost the
+   product 16 g bytes per row (read x, write y), a second product reads A once more, 12 bytes per nonzero and 4 per row
+   (and sends its halo again), so g <= (12 nz / n + 4) / 16 (5 for a 7-point operator, 20 for a 27-point one) */
 static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
 {
   KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
@@ -316,6 +320,7 @@ static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
   Mat                  A;
   PetscObjectId        id;
   PetscObjectState     nz;
+  MatInfo              info;
 
   PetscFunctionBegin;
   if (!bk->batch || !cab->one_pass) PetscFunctionReturn(PETSC_SUCCESS);
@@ -325,6 +330,8 @@ static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
   if (bk->plan_made && bk->plan_id == id && bk->plan_nz == nz && bk->plan_window == cab->one_pass_window) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CAKrylovMatColumnsDestroy(&bk->plan));
   PetscCall(CAKrylovMatColumnsCreate(A, bk->mcap, (size_t)cab->one_pass_window, &bk->plan));
+  PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* no communication */
+  bk->gap_max     = bk->nloc ? (PetscInt)((12.0 * info.nz_used / bk->nloc + 4.0) / 16.0) : 0;
   bk->plan_made   = PETSC_TRUE;
   bk->plan_id     = id;
   bk->plan_nz     = nz;
@@ -462,13 +469,38 @@ static PetscBool KSPCABiCGStabBlockScaleOnly(KSP_CABiCGStabBlock *bk, PetscInt j
   return cc->theta[l] == 0.0 && (l == 0 || cc->sigma[l] == 0.0) ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* The run of columns from j0 that applies the operator to basis index i as one product: the selected columns from j0
+   that apply it, and, where the product is the library's one pass with the preconditioner inside it (none or PCJACOBI),
+   on across gaps of at most gap_max ended columns to the next such columns: multiplying the ended columns' vectors
+   (their results unused; each column of the product is computed alone, so the others' bits do not change) costs less
+   than a second product (KSPCABiCGStabBlockPlan()). Only converged columns are spanned (a diverged one's vectors may
+   hold Inf or NaN, which -fp_trap would stop on); columns that still iterate but take no part (a rebuild of some
+   columns) never are: their bases are in use. */
+static PetscInt KSPCABiCGStabBlockRun(KSP ksp, PetscInt i, PetscInt j0)
+{
+  KSP_CABiCGStab      *cab  = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk   = cab->block;
+  const PetscBool      join = bk->batch && KSPCABiCGStabBlockOnePass(ksp) && (cab->identity_pc || bk->jacobi) ? PETSC_TRUE : PETSC_FALSE;
+  PetscInt             c    = 0, g;
+
+  while (j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i)) c++;
+  while (join && c) {
+    for (g = 0; j0 + c + g < bk->m && !bk->live[j0 + c + g] && bk->col[j0 + c + g]->reason > 0; g++) { }
+    if (!g || g > bk->gap_max || j0 + c + g == bk->m || !KSPCABiCGStabBlockSource(bk, j0 + c + g, i)) break;
+    for (c += g; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++) { }
+  }
+  return c;
+}
+
 /* P_j and R_j of the selected columns, basis index by basis index: the columns that apply the operator to index i form
    runs of consecutive columns, one product each (a run of one with the identity preconditioner: KSPSolve()'s operator
-   application); then each column's shift and scaling, unless the run's product stored the column scaled already */
+   application); then each column's shift and scaling on its storage (KSPCABiCGStabShiftAndScaleLocal(), no vector operation
+   per column), unless the run's product stored the column scaled already */
 static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
 {
-  KSP_CABiCGStabBlock *bk   = ((KSP_CABiCGStab *)ksp->data)->block;
-  PetscInt             imax = 0;
+  KSP_CABiCGStabBlock *bk    = ((KSP_CABiCGStab *)ksp->data)->block;
+  PetscInt             imax  = 0;
+  PetscLogDouble       flops = 0.0;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
@@ -478,21 +510,27 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
     for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
       PetscBool scaled = PETSC_FALSE;
 
-      for (c = 0; j0 + c < bk->m && KSPCABiCGStabBlockSource(bk, j0 + c, i); c++)
-        if (!KSPCABiCGStabBlockScaleOnly(bk, j0 + c, i, &bk->scale[j0 + c])) bk->scale[j0 + c] = 1.0; /* shifted later */
+      c = KSPCABiCGStabBlockRun(ksp, i, j0);
+      for (PetscInt j = j0; j < j0 + c; j++)
+        if (!KSPCABiCGStabBlockSource(bk, j, i) || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &bk->scale[j])) bk->scale[j] = 1.0; /* an ended column; shifted later */
       if (bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc))) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, &scaled));
       for (PetscInt j = j0; j < j0 + c; j++) {
         KSP             col = bk->col[j];
         KSP_CABiCGStab *cc  = (KSP_CABiCGStab *)col->data;
         const PetscInt  sk  = bk->o[j].sk;
-        const PetscBool inP = i <= 2 * sk ? PETSC_TRUE : PETSC_FALSE;
-        PetscScalar     g;
+        const PetscInt  l   = i <= 2 * sk ? i - 1 : i - (2 * sk + 2);
+        PetscScalar     g, *v;
 
+        if (!KSPCABiCGStabBlockSource(bk, j, i)) continue; /* an ended column the run spans */
         if (!bk->batch || (c == 1 && cc->identity_pc)) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
-        if (!scaled || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) PetscCall(KSPCABiCGStabShiftAndScale(cc, inP ? cc->Vcol + 1 : cc->Vcol + 2 * sk + 2, inP ? i - 1 : i - (2 * sk + 2)));
+        if (scaled && KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) continue;
+        v = cc->V + (size_t)i * cc->ldv; /* basis vector i of column j: the recurrence's index l in P or R */
+        flops += KSPCABiCGStabShiftAndScaleLocal(cc, l, bk->nloc, v + cc->ldv, v, l > 0 ? v - cc->ldv : NULL);
+        PetscCall(PetscObjectStateIncrease((PetscObject)cc->Vcol[i + 1]));
       }
     }
   }
+  PetscCall(PetscLogFlops(flops));
   PetscCall(PetscLogEventEnd(CAKRYLOV_CABasis, ksp, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -566,6 +604,8 @@ static PetscErrorCode KSPCABiCGStabBlockIncrements(KSP ksp)
 {
   KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
   KSP_CABiCGStabBlock *bk  = cab->block;
+  const PetscScalar   *z;
+  PetscInt             ldz;
 
   PetscFunctionBegin;
   if (ksp->pc_side != PC_RIGHT || cab->identity_pc || !bk->batch) {
@@ -580,13 +620,19 @@ static PetscErrorCode KSPCABiCGStabBlockIncrements(KSP ksp)
     PetscCall(MatDensePlaceArray(bk->Xv[c], bk->W + ((size_t)2 * bk->mcap + j0) * bk->ld));
     PetscCall(KSPCABiCGStabBlockPCApply(ksp, bk->Xv[c], bk->Zv[c]));
     PetscCall(MatDenseResetArray(bk->Xv[c]));
-    for (PetscInt j = j0; j < j0 + c; j++) {
-      Vec z;
+    PetscCall(MatDenseGetArrayRead(bk->Zv[c], &z));
+    PetscCall(MatDenseGetLDA(bk->Zv[c], &ldz));
+    for (PetscInt j = j0; j < j0 + c; j++) { /* x_j += z_j on the arrays (VecAXPY() of 1: the same bits), not through
+                                                MatDenseGetColumnVecRead(), whose first vector per view sets up a layout:
+                                                an MPI_Allgather in the middle of the solve */
+      PetscScalar *x;
 
-      PetscCall(MatDenseGetColumnVecRead(bk->Zv[c], j - j0, &z));
-      PetscCall(VecAXPY(bk->x[j], 1.0, z));
-      PetscCall(MatDenseRestoreColumnVecRead(bk->Zv[c], j - j0, &z));
+      PetscCall(VecGetArray(bk->x[j], &x));
+      for (PetscInt i = 0; i < bk->nloc; i++) x[i] += z[(size_t)(j - j0) * ldz + i];
+      PetscCall(VecRestoreArray(bk->x[j], &x));
     }
+    PetscCall(MatDenseRestoreArrayRead(bk->Zv[c], &z));
+    PetscCall(PetscLogFlops((PetscLogDouble)c * bk->nloc));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

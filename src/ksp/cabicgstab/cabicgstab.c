@@ -32,14 +32,45 @@ PetscErrorCode KSPCABiCGStabApplyOperator(KSP ksp, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The recurrence's shift and scaling on v_{i+1} = Â v_i: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i, one pass */
+/* The recurrence's shift and scaling on n entries of v_{i+1} = Â v_i: v_{i+1} = (Â v_i - theta_i v_i - sigma_i v_{i-1}) / gamma_i,
+   one pass as g v_{i+1} + a v_i + b v_{i-1} (g = 1 / gamma_i, a = -theta_i g, b = -sigma_i g; v_{i-1} read only where
+   sigma_i != 0); the single solve's vectors and the block's columns (block.c) alike, so that a column's bits are its
+   single solve's. Returns the flops. */
+PetscLogDouble KSPCABiCGStabShiftAndScaleLocal(const KSP_CABiCGStab *cab, PetscInt i, PetscInt n, PetscScalar *w, const PetscScalar *v, const PetscScalar *u)
+{
+  const PetscScalar g = 1.0 / cab->gamma[i], a = -cab->theta[i] * g, b = -cab->sigma[i] * g;
+
+  if (i > 0 && cab->sigma[i] != 0.0) {
+    for (PetscInt k = 0; k < n; k++) w[k] = a * v[k] + b * u[k] + g * w[k];
+    return 5.0 * n;
+  }
+  if (cab->theta[i] != 0.0) {
+    for (PetscInt k = 0; k < n; k++) w[k] = a * v[k] + g * w[k];
+    return 3.0 * n;
+  }
+  if (g == 1.0) return 0.0;
+  for (PetscInt k = 0; k < n; k++) w[k] = g * w[k];
+  return (PetscLogDouble)n;
+}
+
+/* KSPCABiCGStabShiftAndScaleLocal() on the vectors v[i + 1], v[i], v[i - 1] */
 PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *cab, Vec v[], PetscInt i)
 {
-  const PetscReal g = 1.0 / cab->gamma[i];
+  const PetscBool    three = i > 0 && cab->sigma[i] != 0.0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscScalar       *w;
+  const PetscScalar *x, *y = NULL;
+  PetscInt           n;
 
   PetscFunctionBegin;
-  if (i > 0 && cab->sigma[i] != 0.0) PetscCall(VecAXPBYPCZ(v[i + 1], -cab->theta[i] * g, -cab->sigma[i] * g, g, v[i], v[i - 1]));
-  else if (cab->theta[i] != 0.0 || g != 1.0) PetscCall(VecAXPBY(v[i + 1], -cab->theta[i] * g, g, v[i]));
+  if (!three && cab->theta[i] == 0.0 && cab->gamma[i] == 1.0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetLocalSize(v[i + 1], &n));
+  PetscCall(VecGetArray(v[i + 1], &w));
+  PetscCall(VecGetArrayRead(v[i], &x));
+  if (three) PetscCall(VecGetArrayRead(v[i - 1], &y));
+  PetscCall(PetscLogFlops(KSPCABiCGStabShiftAndScaleLocal(cab, i, n, w, x, y)));
+  if (three) PetscCall(VecRestoreArrayRead(v[i - 1], &y));
+  PetscCall(VecRestoreArrayRead(v[i], &x));
+  PetscCall(VecRestoreArray(v[i + 1], &w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -926,24 +957,6 @@ static PetscErrorCode KSPBuildSolution_CABiCGStab(KSP ksp, Vec v, Vec *V)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A column of a local block as a Vec with the layout of tmpl */
-PetscErrorCode KSPCABiCGStabWrapColumn(Vec tmpl, PetscScalar *column, Vec *v)
-{
-  MPI_Comm    comm;
-  PetscMPIInt size;
-  PetscInt    n, N, bs;
-
-  PetscFunctionBegin;
-  PetscCall(PetscObjectGetComm((PetscObject)tmpl, &comm));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  PetscCall(VecGetLocalSize(tmpl, &n));
-  PetscCall(VecGetSize(tmpl, &N));
-  PetscCall(VecGetBlockSize(tmpl, &bs));
-  if (size == 1) PetscCall(VecCreateSeqWithArray(comm, bs, n, column, v));
-  else PetscCall(VecCreateMPIWithArray(comm, bs, n, N, column, v));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -1002,8 +1015,8 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
     CAKrylovAdviseHugePages(cab->V, (size_t)cab->ld * (4 * s + 2) * sizeof(PetscScalar));
   }
   PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
-  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabWrapColumn(t, cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(KSPCABiCGStabWrapColumn(t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
+  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(t, cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
   PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work));

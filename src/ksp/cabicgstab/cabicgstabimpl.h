@@ -106,6 +106,7 @@ PETSC_INTERN PetscErrorCode KSPCABiCGStabSolveBegin(KSP, KSPCABiCGStabOuter *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterPrepare(KSP, KSPCABiCGStabOuter *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabBasesBegin(KSP, KSPCABiCGStabOuter *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabApplyOperator(KSP, Vec, Vec);
+PETSC_INTERN PetscLogDouble KSPCABiCGStabShiftAndScaleLocal(const KSP_CABiCGStab *, PetscInt, PetscInt, PetscScalar *, const PetscScalar *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *, Vec[], PetscInt);
 PETSC_INTERN PetscInt       KSPCABiCGStabGramCount(KSP_CABiCGStab *, PetscInt);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabGramLocal(KSP, PetscInt, PetscScalar *);
@@ -116,7 +117,6 @@ PETSC_INTERN PetscErrorCode KSPCABiCGStabAddIncrement(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterFinish(KSP, KSPCABiCGStabOuter *);
 
 PETSC_INTERN PetscErrorCode KSPCABiCGStabAllocate(KSP);
-PETSC_INTERN PetscErrorCode KSPCABiCGStabWrapColumn(Vec, PetscScalar *, Vec *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabPairable(KSP, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabSetUpBasis(KSP);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabCopyBasis(KSP, KSP);

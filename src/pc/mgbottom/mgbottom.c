@@ -65,7 +65,7 @@ typedef struct {
   PetscReal rtol;
   PetscInt  maxit, agglomeration; /* the bottom solve runs on 1 of every agglomeration ranks (PCTELESCOPE) */
   PetscBool report;               /* print the report when the PC is destroyed */
-  char      basis[512];           /* the policy's choice of a cabicgstab bottom solver's basis, and why (for the report) */
+  char      basis[1024];          /* the policy's choice of a cabicgstab bottom solver's basis, and why (for the report) */
   /* what the policy holds of the coarse KSP PCMG has now, and of the KSP inside the policy's PCTELESCOPE */
   PCMGBottomSettings coarseset;
   PetscBool          agglomerated; /* the coarse PC is the policy's PCTELESCOPE */
@@ -345,10 +345,11 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
 */
 static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP ksp)
 {
-  Mat          A;
-  MatNullSpace nullsp;
-  PetscBool    iscab, isauto, isjacobi = PETSC_FALSE, safe, sgiven;
-  PetscReal    R;
+  Mat             A;
+  MatNullSpace    nullsp;
+  PetscBool       iscab, isauto, isjacobi = PETSC_FALSE, safe, sgiven;
+  PetscReal       R;
+  PCMGBottomBasis chosen;
 
   PetscFunctionBegin;
   bottom->basis[0] = 0; /* the report says only what this setup chose */
@@ -391,11 +392,20 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
     else if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "monomial, s = 4, no telescoping (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
     else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "monomial, s = 4, no telescoping (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
   }
+  PetscCall(KSPCABiCGStabGetS(ksp, &chosen.s));
+  PetscCall(KSPCABiCGStabGetBasis(ksp, &chosen.basis));
+  PetscCall(KSPCABiCGStabGetTelescope(ksp, &chosen.telescope));
   PetscCall(KSPSetFromOptions(ksp)); /* the KSP's own options win */
   PetscCall(KSPCABiCGStabGetS(ksp, &bottom->basisset.s));
   PetscCall(KSPCABiCGStabGetBasis(ksp, &bottom->basisset.basis));
   PetscCall(KSPCABiCGStabGetTelescope(ksp, &bottom->basisset.telescope));
   bottom->basisset.set = PETSC_TRUE;
+  if (chosen.s != bottom->basisset.s || chosen.basis != bottom->basisset.basis || chosen.telescope != bottom->basisset.telescope) { /* the report says what runs */
+    char policy[sizeof(bottom->basis)];
+
+    PetscCall(PetscStrncpy(policy, bottom->basis, sizeof(policy)));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "%s, s = %" PetscInt_FMT ", %s, from the bottom KSP's options (the policy's choice was: %.400s)", KSPCABiCGStabBases[bottom->basisset.basis], bottom->basisset.s, bottom->basisset.telescope ? "telescoping" : "no telescoping", policy));
+  }
   /* s follows the solves (PCMGBottomAdaptS()) while the basis is the policy's Chebyshev choice and no option gave s */
   PetscCall(PetscOptionsHasName(((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_cabicgstab_s", &sgiven));
   bottom->adapts = safe && !sgiven && bottom->basisset.basis == KSP_CABICGSTAB_BASIS_CHEBYSHEV && !bottom->basisset.telescope ? PETSC_TRUE : PETSC_FALSE;
