@@ -512,7 +512,7 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
 
       c = KSPCABiCGStabBlockRun(ksp, i, j0);
       for (PetscInt j = j0; j < j0 + c; j++)
-        if (!KSPCABiCGStabBlockSource(bk, j, i) || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &bk->scale[j])) bk->scale[j] = 1.0; /* an ended column; shifted later */
+        if (!KSPCABiCGStabBlockSource(bk, j, i) || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &bk->scale[j])) bk->scale[j] = 1.0; /* a spanned converged column (its result unused), or one shifted later */
       if (bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc))) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, &scaled));
       for (PetscInt j = j0; j < j0 + c; j++) {
         KSP             col = bk->col[j];
