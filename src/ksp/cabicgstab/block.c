@@ -156,7 +156,7 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   PetscCall(VecGetSize(cab->t, &bk->N));
   PetscCall(PetscCalloc4((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)bk->ld * m, &bk->Z, (size_t)m * nb * (nb + 1), &bk->buf));
   bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines; zeros: a run that
-                                        spans an ended column multiplies its vectors, which need not have been written */
+                                        spans a converged column multiplies its vectors, which need not have been written */
   CAKrylovAdviseHugePages(bk->Vmem, ((size_t)bk->ld * m * (4 * s + 2) + 8) * sizeof(PetscScalar));
   CAKrylovAdviseHugePages(bk->W, (size_t)bk->ld * m * 3 * sizeof(PetscScalar));
   PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
@@ -310,7 +310,7 @@ static PetscErrorCode KSPCABiCGStabBlockPETScProduct(KSP ksp, PetscInt c, Mat P)
 
 /* The plan of the library's one-pass product for this solve's operator (CAKrylovMatColumnsCreate(): MATSEQAIJ, MATMPIAIJ
    with its halo), made before the solve (on more than one rank it communicates) and kept while the operator's nonzero
-   pattern and -ksp_cabicgstab_one_pass_window stay; with it the most ended columns a run may span: g columns cost the
+   pattern and -ksp_cabicgstab_one_pass_window stay; with it the most converged columns a run may span: g columns cost the
    product 16 g bytes per row (read x, write y), a second product reads A once more, 12 bytes per nonzero and 4 per row
    (and sends its halo again), so g <= (12 nz / n + 4) / 16 (5 for a 7-point operator, 20 for a 27-point one) */
 static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
@@ -330,8 +330,11 @@ static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
   if (bk->plan_made && bk->plan_id == id && bk->plan_nz == nz && bk->plan_window == cab->one_pass_window) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CAKrylovMatColumnsDestroy(&bk->plan));
   PetscCall(CAKrylovMatColumnsCreate(A, bk->mcap, (size_t)cab->one_pass_window, &bk->plan));
-  PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* no communication */
-  bk->gap_max     = bk->nloc ? (PetscInt)((12.0 * info.nz_used / bk->nloc + 4.0) / 16.0) : 0;
+  bk->gap_max = 0;
+  if (bk->plan && bk->nloc) {                   /* an AIJ operator (a MATSHELL has no MatGetInfo()) */
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* no communication */
+    bk->gap_max = (PetscInt)((12.0 * info.nz_used / bk->nloc + 4.0) / 16.0);
+  }
   bk->plan_made   = PETSC_TRUE;
   bk->plan_id     = id;
   bk->plan_nz     = nz;
@@ -471,7 +474,7 @@ static PetscBool KSPCABiCGStabBlockScaleOnly(KSP_CABiCGStabBlock *bk, PetscInt j
 
 /* The run of columns from j0 that applies the operator to basis index i as one product: the selected columns from j0
    that apply it, and, where the product is the library's one pass with the preconditioner inside it (none or PCJACOBI),
-   on across gaps of at most gap_max ended columns to the next such columns: multiplying the ended columns' vectors
+   on across gaps of at most gap_max converged columns to the next such columns: multiplying those columns' vectors
    (their results unused; each column of the product is computed alone, so the others' bits do not change) costs less
    than a second product (KSPCABiCGStabBlockPlan()). Only converged columns are spanned (a diverged one's vectors may
    hold Inf or NaN, which -fp_trap would stop on); columns that still iterate but take no part (a rebuild of some
@@ -521,7 +524,7 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
         const PetscInt  l   = i <= 2 * sk ? i - 1 : i - (2 * sk + 2);
         PetscScalar     g, *v;
 
-        if (!KSPCABiCGStabBlockSource(bk, j, i)) continue; /* an ended column the run spans */
+        if (!KSPCABiCGStabBlockSource(bk, j, i)) continue; /* a converged column the run spans */
         if (!bk->batch || (c == 1 && cc->identity_pc)) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
         if (scaled && KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) continue;
         v = cc->V + (size_t)i * cc->ldv; /* basis vector i of column j: the recurrence's index l in P or R */
