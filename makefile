@@ -4,7 +4,8 @@
 #   make                  build lib/libcakrylov.so against PETSc
 #   make test             run the regression suite (PETSc's test harness); search=PATTERN selects
 #   make test-portability the suite under the BLAS kernels of other processors (OPENBLAS_CORETYPE Haswell, SkylakeX,
-#                         Sandybridge, Zen), one summary line each
+#                         Sandybridge, Zen), one summary line each (PORTABILITY=shared: each test under one of them)
+#   make test-list        the names of the suite's tests
 #   make test-petsc-latest the suite against the newest PETSc (3.26.1, built once into ~/.cache/cakrylov, about 15 min)
 #   make demo             load the plugin into a PETSc program and solve with each type
 #   make bench            every benchmark in turn (merged, overlap, bottom, s-study, pmpi-demo, method map), CSV + PNG + a dated
@@ -79,11 +80,18 @@ test: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILD
 	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
 	  CAKRYLOV_LIBDIR=$(LIBDIR) CAKRYLOV_BUILDDIR=$(BUILDDIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) test
 
+test-list:
+	@$(MAKE) --no-print-directory -f $(CAKRYLOV_DIR)/gmakefile.test CAKRYLOV_DIR=$(CAKRYLOV_DIR) \
+	  CAKRYLOV_LIBDIR=$(LIBDIR) CAKRYLOV_BUILDDIR=$(BUILDDIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(TESTDIR) print-tests
+
 # ---- the suite under the BLAS kernels of other processors (OpenBLAS picks its ddot/dnrm2 by CPU), and against the
 #      newest PETSc release (built once from PyPI's source distribution into ~/.cache/cakrylov by share/petsc-latest.sh) ----
+#      PORTABILITY=shared: each test under one of the kernel sets (CI), not the whole suite under each. Without
+#      -malloc_debug's check of the heap at every allocation (TEST_MALLOC=): make test has run these binaries with it.
 PORTABILITY_CORETYPES ?= Haswell SkylakeX Sandybridge Zen
+PORTABILITY           ?= whole
 test-portability: all $(BUILDDIR)/petsc-examples/ex2 $(BUILDDIR)/petsc-examples/ex23 $(BUILDDIR)/petsc-examples/ex45 $(BUILDDIR)/petsc-examples/ex79
-	@bash $(CAKRYLOV_DIR)/share/test-portability.sh "$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) test" \
+	@PORTABILITY=$(PORTABILITY) bash $(CAKRYLOV_DIR)/share/test-portability.sh "$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) TEST_MALLOC=" \
 	  $(BUILDDIR)/portability $(BUILDDIR)/petsc-examples/ex2 $(PORTABILITY_CORETYPES)
 
 test-petsc-latest:
@@ -158,6 +166,6 @@ install: all
 clean:
 	rm -rf $(BUILDDIR) $(LIBDIR)
 
-.PHONY: all test test-portability test-petsc-latest test-petsc-examples test-petsc-examples-latest demo run install clean format format-check
+.PHONY: all test test-list test-portability test-petsc-latest test-petsc-examples test-petsc-examples-latest demo run install clean format format-check
 
 endif # PETSc present

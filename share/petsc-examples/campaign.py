@@ -190,6 +190,8 @@ def main():
 
     env_mpi = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1", "OMPI_MCA_rmaps_base_oversubscribe": "1"}
     os.environ.update(env_mpi)
+    # one machine: OpenMPI's ob1 (shared memory) unless chosen otherwise, not a probe of UCX/libfabric at each launch
+    os.environ.setdefault("OMPI_MCA_pml", "ob1")
     types = a.types.split(",")
     # the programs run in a folder of their own (some write files where they run)
     workdir = os.path.join(a.bindir, "run")
