@@ -4,6 +4,7 @@ static char help[] = "KSPMatSolve() with KSPCABICGSTAB: one global reduction per
                      "  s times its pattern (columns whose norms differ by s); -early: it converges before the others (verdict)\n"
                      "-count_reductions : global reductions counted by MPI (2 or more ranks) against the solver's count and the outer rounds\n"
                      "-shell_jacobi : Jacobi as a PCSHELL whose PCMatApply() records a block of no columns (verdict: none)\n"
+                     "-shell_operator : the operator a MATSHELL (MatMult() and MatGetDiagonal() of the assembled one): no one-pass product\n"
                      "-check_one_pass : solve again with -ksp_cabicgstab_one_pass_product false (PETSc's AIJ x dense product): X bitwise the same\n"
                      "-check_new_s : a block solve at s + 1 (new column bases and vectors) sets up no vector layout (no MPI_Allgather)\n"
                      "Every KSP option applies to the block solver and to the reference (a KSPSolve() per column) alike.\n";
@@ -20,7 +21,7 @@ typedef struct {
   StencilProblem problem;
   PetscInt       dim, n, m, zero, nan, scaled;
   PetscReal      scale;
-  PetscBool      nonzero, count, early, shell, one_pass, new_s;
+  PetscBool      nonzero, count, early, shell, one_pass, new_s, shell_op;
 } Options;
 
 static Vec      shell_idiag;        /* -shell_jacobi: 1 / diag(A) */
@@ -29,7 +30,7 @@ static PetscInt shell_empty_blocks; /* PCMatApply()s of the shell given no colum
 static PetscErrorCode GetOptions(Options *o)
 {
   PetscFunctionBegin;
-  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  *o = (Options){STENCIL_POISSON, 2, 24, 6, -1, -1, -1, 1e20, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "KSPMatSolve() of KSPCABICGSTAB", NULL);
   PetscCall(PetscOptionsEnum("-problem", "Operator", NULL, StencilProblems, (PetscEnum)o->problem, (PetscEnum *)&o->problem, NULL));
   PetscCall(PetscOptionsInt("-dim", "2 or 3", NULL, o->dim, &o->dim, NULL));
@@ -45,6 +46,7 @@ static PetscErrorCode GetOptions(Options *o)
   PetscCall(PetscOptionsBool("-shell_jacobi", "Jacobi as a PCSHELL that records PCMatApply()s of no columns", NULL, o->shell, &o->shell, NULL));
   PetscCall(PetscOptionsBool("-check_one_pass", "Solve again with PETSc's AIJ x dense product: X bitwise the same", NULL, o->one_pass, &o->one_pass, NULL));
   PetscCall(PetscOptionsBool("-check_new_s", "A block solve at s + 1 sets up no vector layout", NULL, o->new_s, &o->new_s, NULL));
+  PetscCall(PetscOptionsBool("-shell_operator", "The operator a MATSHELL of the assembled one", NULL, o->shell_op, &o->shell_op, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -107,6 +109,41 @@ static PetscErrorCode ShellJacobiMatApply(PC pc, Mat X, Mat Y)
     PetscCall(MatDenseRestoreColumnVecWrite(Y, j, &y));
     PetscCall(MatDenseRestoreColumnVecRead(X, j, &x));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -shell_operator: y = A x and diag(A) of the assembled operator behind a MATSHELL, which has no rows to read (no
+   MatGetInfo(), no one-pass plan: the block takes PETSc's product, a MatMult() per column) */
+static PetscErrorCode ShellOperatorMult(Mat S, Vec x, Vec y)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &A));
+  PetscCall(MatMult(A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ShellOperatorGetDiagonal(Mat S, Vec d)
+{
+  Mat A;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &A));
+  PetscCall(MatGetDiagonal(A, d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateShellOperator(Mat A, Mat *S)
+{
+  PetscInt m, n, M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)A), m, n, M, N, A, S));
+  PetscCall(MatShellSetOperation(*S, MATOP_MULT, (void (*)(void))ShellOperatorMult));
+  PetscCall(MatShellSetOperation(*S, MATOP_GET_DIAGONAL, (void (*)(void))ShellOperatorGetDiagonal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -323,7 +360,7 @@ int main(int argc, char **argv)
 {
   Options o;
   DM      da;
-  Mat     A, B, X0, X;
+  Mat     A, S = NULL, B, X0, X;
   KSP     ksp;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -336,15 +373,17 @@ int main(int argc, char **argv)
   PetscCall(AssembleStencilOperator(da, o.problem, 1.0, A));
   PetscCall(CreateColumns(&o, A, &B, &X0));
   PetscCall(MatDuplicate(X0, MAT_DO_NOT_COPY_VALUES, &X));
-  PetscCall(CreateSolver(&o, A, &ksp));
+  if (o.shell_op) PetscCall(CreateShellOperator(A, &S));
+  PetscCall(CreateSolver(&o, S ? S : A, &ksp));
   PetscCall(SolveBlock(&o, ksp, B, X0, X));
-  PetscCall(CompareColumns(&o, ksp, A, B, X0, X));
+  PetscCall(CompareColumns(&o, ksp, S ? S : A, B, X0, X));
   if (o.one_pass) PetscCall(CheckOnePass(ksp, B, X0, X));
   if (o.new_s) PetscCall(CheckNewS(ksp, B, X0, X));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&X0));
   PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&S));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscCall(VecDestroy(&shell_idiag));
@@ -392,6 +431,14 @@ int main(int argc, char **argv)
       suffix: shell
       nsize: {{1 2}}
       args: -nrhs 5 -shell_jacobi -ksp_pc_side {{left right}} -ksp_cabicgstab_s {{2 4}}
+
+   # an operator of the user's (MATSHELL: no rows for the one-pass product, no MatGetInfo()): PETSc's product, the same
+   # verdicts
+   test:
+      suffix: shell_operator
+      nsize: {{1 2}}
+      args: -nrhs 4 -shell_operator -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
+      output_file: output/cabicgstab_block_converged.out
 
    # one column with the identity preconditioner: KSPSolve()'s iterates bit for bit (with a preconditioner the block
    # applies it with PCMatApply() and the operator as a product, which may round otherwise)
