@@ -8,8 +8,8 @@
 # The make command runs the suite with `test` (search= selecting) and lists its tests with `test-list`.
 # PORTABILITY=whole (the default) runs the whole suite under each kernel set in turn. PORTABILITY=shared shares the
 # tests out instead, each test under one kernel set, so that all the sets cost one run of the suite (CI: the whole
-# runs cost about 10 minutes each on 2 cores); the share of a test moves to the next kernel set with each commit
-# (the offset is the commit's hash modulo the number of kernel sets), so commits in turn run every test under every set.
+# runs cost about 7 minutes each on 2 cores); test i (in the suite's order) runs under kernel set (i + h) mod k, h the
+# commit's hash modulo the number k of kernel sets, so successive commits run each test under other sets.
 #
 # One summary line per kernel set (with the kernels OpenBLAS reports it loaded, read off the PETSc program, so a
 # core type OpenBLAS does not know, or a PETSc without OpenBLAS, is not mistaken for a pass). Exits non-zero if a
