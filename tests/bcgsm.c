@@ -107,7 +107,8 @@ int main(int argc, char **argv)
       filter: sed -E "s/^(bcgsm|pipebcgsm):/merged:/"
       output_file: output/bcgsm_merged_nan_rhs.out
 
-   # manual progression in pipebcgsm (MPI_Test in the chunks of PCJACOBI and of the SEQAIJ/MPIAIJ SpMV) changes nothing, bitwise
+   # manual progression in pipebcgsm (MPI_Test in the chunks of PCJACOBI and of the SEQAIJ/MPIAIJ SpMV) changes nothing, bitwise;
+   # between 1 and n + 1 MPI_Test calls per region, also with a late rank (the reductions in flight through whole regions)
    test:
       suffix: pipebcgsm_progress
       nsize: {{1 2 4}}
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
    test:
       suffix: pipebcgsm_progress_3d
       nsize: 2
-      args: -ksp_type pipebcgsm -problem poisson -dim 3 -n 20 -pc_type jacobi -check_progress -ksp_pipebcgsm_progress_tests {{1 4 8}} -check_progress_tests
+      args: -ksp_type pipebcgsm -problem poisson -dim 3 -n 20 -pc_type jacobi -check_progress -ksp_pipebcgsm_progress_tests {{1 4 8}} -check_progress_tests -late_rank_ms {{0 5}}
       output_file: output/bcgsm_pipebcgsm_progress_3d.out
 
    test:

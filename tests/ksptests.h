@@ -17,6 +17,7 @@
   "-solves <n> : solve n times (the last one is the one reported), -scale_operator: A <- 2 A before each solve after the first\n" \
   "-check_progress : solve again with -ksp_<type>_progress test (rbicgstab, pipebcgsm): iterations, residual history and solution must be bitwise the same\n" \
   "-check_progress_tests : check from -ksp_view that the MPI_Test calls made per overlapped region are between 1 and n + 1 (n: -ksp_<type>_progress_tests)\n" \
+  "-late_rank_ms <ms> : the last rank comes this late to every non-blocking reduction: the others' stay in flight through whole regions\n" \
   "-count_reductions : count global reductions during KSPSolve() with an MPI profiling-interface counter, check the number the type promises\n"
 
 #include <cakrylov.h>
@@ -358,6 +359,7 @@ static PetscErrorCode KSPTestRun(KSPType default_type, const KSPTestHooks *hooks
   PetscCall(PetscOptionsInt("-solves", "Solve this many times", NULL, nsolves, &nsolves, NULL));
   PetscCall(PetscOptionsBool("-scale_operator", "A <- 2 A before each solve after the first", NULL, scale_operator, &scale_operator, NULL));
   PetscCall(PetscOptionsBool("-check_progress_tests", "Check the MPI_Test calls made per overlapped region", NULL, check_progress_tests, &check_progress_tests, NULL));
+  PetscCall(PetscOptionsReal("-late_rank_ms", "The last rank comes this late (ms) to every non-blocking reduction", NULL, late_iallreduce_ms, &late_iallreduce_ms, NULL));
   PetscCall(PetscOptionsBool("-count_reductions", "Count global reductions in KSPSolve()", NULL, count, &count, NULL));
   PetscOptionsEnd();
   if (hooks && hooks->options) PetscCall(hooks->options());

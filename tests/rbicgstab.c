@@ -37,7 +37,9 @@ int main(int argc, char **argv)
       args: -ksp_type rbicgstab -problem convdiff -pc_type jacobi -ksp_norm_type none -ksp_max_it 30 -count_reductions
 
    # manual progression (MPI_Test in the chunks of PCJACOBI and PCSYNTHETIC; none in bjacobi) changes nothing, bitwise;
-   # the MPI_Test calls made per overlapped region follow -ksp_rbicgstab_progress_tests (at least 1, about n)
+   # the MPI_Test calls made per overlapped region follow -ksp_rbicgstab_progress_tests (at least 1, at most n + 1), also
+   # when a late rank keeps the reductions in flight through whole regions (-late_rank_ms 5: the first region of each kind
+   # then polls the request at all of its ~100 chunk boundaries)
    test:
       suffix: progress
       nsize: 2
@@ -47,13 +49,13 @@ int main(int argc, char **argv)
    test:
       suffix: progress_tests
       nsize: 2
-      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type jacobi -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests
+      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type jacobi -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests -late_rank_ms {{0 5}}
       output_file: output/rbicgstab_progress_tests.out
 
    test:
       suffix: progress_tests_synthetic
       nsize: 2
-      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type synthetic -pc_synthetic_complexity 20 -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests
+      args: -ksp_type rbicgstab -problem convdiff -n 64 -pc_type synthetic -pc_synthetic_complexity 20 -ksp_rbicgstab_progress test -ksp_rbicgstab_progress_tests {{1 4 8}} -check_progress_tests -late_rank_ms {{0 5}}
       output_file: output/rbicgstab_progress_tests.out
 
    test:

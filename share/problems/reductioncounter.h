@@ -2,6 +2,8 @@
    An MPI profiling-interface counter of global reductions for the test and benchmark programs (communicators of more than one
    rank): it sees every MPI_Allreduce/MPI_Iallreduce issued by PETSc, the library and the program, while
    `counting` is true, and every MPI_Allgather. Include it in exactly one source file of a program, after the PETSc headers.
+   A test can also make the last rank come late_iallreduce_ms late to every MPI_Iallreduce (a loaded node): the other
+   ranks' non-blocking reductions then stay in flight through the whole work that hides them, on any machine.
 */
 #pragma once
 
@@ -10,6 +12,7 @@
 static PetscBool counting = PETSC_FALSE;
 static PetscInt  nreductions, nnonblocking;
 static PetscInt  nallgathers; /* MPI_Allgather: PetscLayoutSetUp() issues one per new layout (a new vector's, a matrix's) */
+static PetscReal late_iallreduce_ms = 0.0;
 
 static void CountReduction(MPI_Comm comm, PetscBool nonblocking)
 {
@@ -32,7 +35,12 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
 
 int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
+  int rank, size;
+
   CountReduction(comm, PETSC_TRUE);
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  if (late_iallreduce_ms > 0.0 && rank == size - 1) (void)PetscSleep(late_iallreduce_ms / 1000.0);
   return PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 

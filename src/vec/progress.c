@@ -3,14 +3,16 @@
 
 const char *const CAKrylovProgressTypes[] = {"none", "test", "CAKrylovProgressType", "CAKRYLOV_PROGRESS_", NULL};
 
-static CAKrylovProgressRegion region = {NULL, 1, 0, 0};
+static CAKrylovProgressRegion region = {NULL, 1, 0, 0, 0};
 
 PetscErrorCode CAKrylovProgressBegin(MPI_Request *req, PetscInt ntests, PetscInt expected_polls, CAKrylovProgressRegion *saved)
 {
   PetscFunctionBegin;
-  *saved       = region;
-  region.req   = req;
-  region.every = (ntests > 0 && expected_polls > ntests) ? expected_polls / ntests : 1; /* spread ntests over the work */
+  *saved     = region;
+  region.req = req;
+  /* ntests spread over the work polled as before (at most ntests + 1 tests then); 0: the work is unknown */
+  region.every = expected_polls > ntests ? expected_polls / ntests : (expected_polls > 0 ? 1 : 0);
+  region.limit = ntests + 1; /* a bound whatever the work and the timing */
   region.polls = 0;
   region.tests = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -32,7 +34,9 @@ PetscErrorCode CAKrylovProgressPoll(void)
   PetscFunctionBegin;
   if (!region.req) PetscFunctionReturn(PETSC_SUCCESS);
   region.polls++; /* counted to the end of the work: the next region spreads its tests over as many */
-  if (*region.req == MPI_REQUEST_NULL || region.polls % region.every) PetscFunctionReturn(PETSC_SUCCESS);
+  if (*region.req == MPI_REQUEST_NULL || region.tests == region.limit) PetscFunctionReturn(PETSC_SUCCESS);
+  /* every every-th poll; unknown work: polls 1, 2, 4, 8, ... (powers of two) */
+  if (region.every ? region.polls % region.every : region.polls & (region.polls - 1)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Test(region.req, &flag, MPI_STATUS_IGNORE)); /* completed: *req becomes MPI_REQUEST_NULL */
   region.tests++;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -19,13 +19,16 @@
 /* One overlapped region: the reduction in flight and what was done for it */
 typedef struct {
   MPI_Request *req;   /* the request (NULL: no region, polls do nothing) */
-  PetscInt     every; /* MPI_Test at every every-th poll */
+  PetscInt     every; /* MPI_Test at every every-th poll (0: the work is not known yet, at polls 1, 2, 4, 8, ...) */
+  PetscInt     limit; /* at most this many MPI_Test calls in the region */
   PetscInt     polls; /* polls made in the region */
   PetscInt     tests; /* MPI_Test calls made in the region */
 } CAKrylovProgressRegion;
 
-/* Starts a region over *req aiming at about ntests MPI_Test calls, given that the same work polled expected_polls
-   times before (0: unknown, test at every poll). The enclosing region, if any, is saved in *saved. */
+/* Starts a region over *req aiming at about ntests (>= 1) MPI_Test calls, given that the same work polled expected_polls
+   times before: every (expected_polls / ntests)-th poll, or, with expected_polls 0 (unknown), polls 1, 2, 4, 8, ...;
+   never more than ntests + 1 tests, however long the work (timing cannot change the count's bound). The enclosing
+   region, if any, is saved in *saved. */
 PETSC_INTERN PetscErrorCode CAKrylovProgressBegin(MPI_Request *req, PetscInt ntests, PetscInt expected_polls, CAKrylovProgressRegion *saved);
 /* Ends the region: its polls and tests; the enclosing region is restored from *saved */
 PETSC_INTERN PetscErrorCode CAKrylovProgressEnd(const CAKrylovProgressRegion *saved, PetscInt *polls, PetscInt *tests);

@@ -497,7 +497,8 @@ static PetscErrorCode KSPSetFromOptions_RBiCGStab(KSP ksp, CAKrylovOptionItems P
   `CAKRYLOV_PROGRESS_TEST` the preconditioner application that hides a reduction polls it at the boundaries of its
   chunks: `PCJACOBI` (applied in chunks by this library, bitwise as PETSc does) and `PCSYNTHETIC`; other
   preconditioners run unchanged, without tests. The tests are spread over the region by the number of chunk
-  boundaries the same region had before; the first region tests at every boundary. `-ksp_view` reports the tests made.
+  boundaries the same region had before; the first region, whose work is not known yet, tests at boundaries 1, 2, 4,
+  8, ...; no region makes more than n + 1 tests. `-ksp_view` reports the tests made.
   Iterates are bitwise the same with and without progression.
 
   Level: intermediate
