@@ -338,10 +338,15 @@ static PetscErrorCode CheckOnePass(KSP ksp, Mat B, Mat X0, Mat X)
 }
 
 /* A block solve at a new s makes new column bases with a vector on each basis column: they share the system's layout,
-   where a new layout is an MPI_Allgather on the whole communicator (368 in the first block solve of 16 columns at s = 4) */
-static PetscErrorCode CheckNewS(KSP ksp, Mat B, Mat X0, Mat X)
+   where a new layout is an MPI_Allgather on the whole communicator (368 in the first block solve of 16 columns at s = 4).
+   It keeps the column solvers and the one-pass plan of the solves before: X bitwise that of a new KSP at that s. */
+static PetscErrorCode CheckNewS(const Options *o, KSP ksp, Mat A, Mat B, Mat X0, Mat X)
 {
-  PetscInt s;
+  PetscInt           s, n, ld, ldf;
+  KSP                fresh;
+  Mat                Xf;
+  const PetscScalar *x, *xf;
+  PetscBool          same = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCall(KSPCABiCGStabGetS(ksp, &s));
@@ -353,6 +358,22 @@ static PetscErrorCode CheckNewS(KSP ksp, Mat B, Mat X0, Mat X)
   counting = PETSC_FALSE;
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a block solve at a new s sets up no vector layout (no MPI_Allgather): %s\n", nallgathers ? "NO" : "yes"));
   if (nallgathers) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %" PetscInt_FMT " MPI_Allgather\n", nallgathers));
+  PetscCall(CreateSolver(o, A, &fresh));
+  PetscCall(KSPCABiCGStabSetS(fresh, s + 1));
+  PetscCall(MatDuplicate(X0, MAT_COPY_VALUES, &Xf));
+  PetscCall(KSPMatSolve(fresh, B, Xf));
+  PetscCall(MatGetLocalSize(X, &n, NULL));
+  PetscCall(MatDenseGetArrayRead(X, &x));
+  PetscCall(MatDenseGetLDA(X, &ld));
+  PetscCall(MatDenseGetArrayRead(Xf, &xf));
+  PetscCall(MatDenseGetLDA(Xf, &ldf));
+  for (PetscInt j = 0; j < o->m && same; j++) PetscCall(PetscArraycmp(x + j * ld, xf + j * ldf, n, &same));
+  PetscCall(MatDenseRestoreArrayRead(Xf, &xf));
+  PetscCall(MatDenseRestoreArrayRead(X, &x));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, CAKRYLOV_MPI_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "X of the block solve at the new s bitwise that of a new KSP at that s: %s\n", same ? "yes" : "NO"));
+  PetscCall(MatDestroy(&Xf));
+  PetscCall(KSPDestroy(&fresh));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,7 +399,7 @@ int main(int argc, char **argv)
   PetscCall(SolveBlock(&o, ksp, B, X0, X));
   PetscCall(CompareColumns(&o, ksp, S ? S : A, B, X0, X));
   if (o.one_pass) PetscCall(CheckOnePass(ksp, B, X0, X));
-  if (o.new_s) PetscCall(CheckNewS(ksp, B, X0, X));
+  if (o.new_s) PetscCall(CheckNewS(&o, ksp, S ? S : A, B, X0, X));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&X0));
@@ -485,12 +506,13 @@ int main(int argc, char **argv)
       nsize: {{1 2}}
       args: -nrhs 4 -scale_column 1 -column_scale 1e-9 -ksp_atol 4e-8 -pc_type jacobi -early
 
-   # a new s between block solves: new column bases and views, no new vector layout (MPI_Allgather; 2 and 4 ranks)
+   # a new s between block solves: new column bases and views, no new vector layout (MPI_Allgather; 2 and 4 ranks), the
+   # column solvers kept, X bitwise that of a new KSP at that s (also with PETSc's product: -ksp_cabicgstab_one_pass_product 0)
    test:
       suffix: new_s
-      nsize: {{2 4}}
-      args: -nrhs 5 -pc_type jacobi -ksp_pc_side {{left right}} -check_new_s
-      filter: grep "new s sets up"
+      nsize: {{1 2 4}}
+      args: -nrhs 5 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -ksp_cabicgstab_one_pass_product {{1 0}} -check_new_s
+      filter: grep "new s"
 
    test:
       suffix: zero_nan

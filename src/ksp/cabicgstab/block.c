@@ -100,11 +100,21 @@ static PetscErrorCode KSPCABiCGStabBlockDestroyViews(KSP_CABiCGStabBlock *bk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Frees the bases (and the views on them) */
+static PetscErrorCode KSPCABiCGStabBlockFreeBases(KSP_CABiCGStabBlock *bk)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabBlockDestroyViews(bk));
+  PetscCall(PetscFree4(bk->Vmem, bk->W, bk->Z, bk->buf));
+  bk->s = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Frees the column solvers, the bases and the per-column arrays */
 static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
 {
   PetscFunctionBegin;
-  PetscCall(KSPCABiCGStabBlockDestroyViews(bk));
+  PetscCall(KSPCABiCGStabBlockFreeBases(bk));
   PetscCall(CAKrylovMatColumnsDestroy(&bk->plan));
   PetscCall(VecDestroy(&bk->jacobi_d.d));
   bk->plan_made = PETSC_FALSE;
@@ -116,8 +126,7 @@ static PetscErrorCode KSPCABiCGStabBlockFree(KSP_CABiCGStabBlock *bk)
   PetscCall(PetscFree6(bk->col, bk->o, bk->test, bk->live, bk->sel, bk->reason));
   PetscCall(PetscFree4(bk->b, bk->x, bk->its, bk->scale));
   PetscCall(PetscFree3(bk->Xv, bk->Yv, bk->Zv));
-  PetscCall(PetscFree4(bk->Vmem, bk->W, bk->Z, bk->buf));
-  bk->m = bk->mcap = bk->s = 0;
+  bk->m = bk->mcap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,53 +142,73 @@ PetscErrorCode KSPDestroyBlock_CABiCGStab(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The column solvers, bases and arrays for m columns at s (kept for at most as many columns, the same s and local length) */
-static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
+/* The column solvers and per-column arrays for mcap = m columns of the present local length */
+static PetscErrorCode KSPCABiCGStabBlockColumns(KSP ksp, PetscInt m)
 {
   KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
-  KSP_CABiCGStabBlock *bk;
-  const PetscInt       s = cab->s, nb = 4 * s + 1;
+  KSP_CABiCGStabBlock *bk  = cab->block;
 
   PetscFunctionBegin;
-  if (!cab->block) PetscCall(PetscNew(&cab->block));
-  bk = cab->block;
-  if (m <= bk->mcap && bk->s == s && bk->nloc == cab->nloc) {
-    bk->m = m;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(KSPCABiCGStabBlockFree(bk));
-  bk->m    = m;
   bk->mcap = m;
-  bk->s    = s;
   bk->nloc = cab->nloc;
   PetscCall(PetscBLASIntCast((PetscMax(bk->nloc, 1) + 7) / 8 * 8, &bk->ld));
+  PetscCheck((size_t)m * bk->ld <= PETSC_BLAS_INT_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPMatSolve() of KSPCABICGSTAB: %" PetscInt_FMT " columns of %" PetscInt_FMT " local rows exceed the BLAS integer; use -ksp_matsolve_batch_size", m, bk->nloc);
   PetscCall(VecGetSize(cab->t, &bk->N));
+  PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
+  PetscCall(PetscCalloc4(m, &bk->b, m, &bk->x, m, &bk->its, m, &bk->scale));
+  PetscCall(PetscCalloc3(m + 1, &bk->Xv, m + 1, &bk->Yv, m + 1, &bk->Zv));
+  for (PetscInt j = 0; j < m; j++) {
+    PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &bk->col[j]));
+    PetscCall(PetscObjectIncrementTabLevel((PetscObject)bk->col[j], (PetscObject)ksp, 1));
+    PetscCall(KSPSetType(bk->col[j], KSPCABICGSTAB));
+    PetscCall(KSPSetPC(bk->col[j], ksp->pc));
+    ((KSP_CABiCGStab *)bk->col[j]->data)->V_shared   = PETSC_TRUE; /* column j of the shared bases (KSPCABiCGStabBlockBases()) */
+    ((KSP_CABiCGStab *)bk->col[j]->data)->mono_scale = cab->mono_scale;
+    PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, NULL, &bk->b[j]));
+    PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, NULL, &bk->x[j]));
+    PetscCall(KSPSetConvergenceTest(bk->col[j], KSPCABiCGStabColumnConverged, &bk->test[j], NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bases of the mcap columns at s, interleaved by basis vector; column j's solver sees its own in them (a new s keeps
+   the column solvers, the one-pass plan and its halo: only the bases and the views on them are made anew) */
+static PetscErrorCode KSPCABiCGStabBlockBases(KSP ksp)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk  = cab->block;
+  const PetscInt       s = cab->s, nb = 4 * s + 1, m = bk->mcap;
+
+  PetscFunctionBegin;
+  PetscCall(KSPCABiCGStabBlockFreeBases(bk));
   PetscCall(PetscCalloc4((size_t)bk->ld * m * (4 * s + 2) + 8, &bk->Vmem, (size_t)bk->ld * m * 3, &bk->W, (size_t)bk->ld * m, &bk->Z, (size_t)m * nb * (nb + 1), &bk->buf));
   bk->V = CAKrylovAlign64(bk->Vmem); /* the one-pass product's streaming stores need whole cache lines; zeros: a run that
                                         spans a converged column multiplies its vectors, which need not have been written */
   CAKrylovAdviseHugePages(bk->Vmem, ((size_t)bk->ld * m * (4 * s + 2) + 8) * sizeof(PetscScalar));
   CAKrylovAdviseHugePages(bk->W, (size_t)bk->ld * m * 3 * sizeof(PetscScalar));
-  PetscCall(PetscCalloc6(m, &bk->col, m, &bk->o, m, &bk->test, m, &bk->live, m, &bk->sel, m, &bk->reason));
-  PetscCall(PetscCalloc4(m, &bk->b, m, &bk->x, m, &bk->its, m, &bk->scale));
-  PetscCall(PetscCalloc3(m + 1, &bk->Xv, m + 1, &bk->Yv, m + 1, &bk->Zv));
   for (PetscInt j = 0; j < m; j++) {
-    KSP_CABiCGStab *cc;
+    KSP_CABiCGStab *cc = (KSP_CABiCGStab *)bk->col[j]->data;
 
-    PetscCall(KSPCreate(PetscObjectComm((PetscObject)ksp), &bk->col[j]));
-    PetscCall(PetscObjectIncrementTabLevel((PetscObject)bk->col[j], (PetscObject)ksp, 1));
-    PetscCall(KSPSetType(bk->col[j], KSPCABICGSTAB));
-    PetscCall(KSPSetPC(bk->col[j], ksp->pc));
-    cc           = (KSP_CABiCGStab *)bk->col[j]->data;
-    cc->V_shared = PETSC_TRUE; /* column j of the shared bases */
-    cc->V        = bk->V + (size_t)j * bk->ld;
-    cc->W        = bk->W + (size_t)j * bk->ld;
+    cc->V   = bk->V + (size_t)j * bk->ld; /* its storage made anew at its next KSPCABiCGStabAllocate() (its s changes too) */
+    cc->W   = bk->W + (size_t)j * bk->ld;
     cc->ldv = cc->ldw = (PetscBLASInt)(m * bk->ld);
-    cc->mono_scale    = cab->mono_scale;
-    PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, NULL, &bk->b[j]));
-    PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, NULL, &bk->x[j]));
-    PetscCall(KSPSetConvergenceTest(bk->col[j], KSPCABiCGStabColumnConverged, &bk->test[j], NULL));
   }
-  PetscCheck((size_t)m * bk->ld <= PETSC_BLAS_INT_MAX, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPMatSolve() of KSPCABICGSTAB: %" PetscInt_FMT " columns of %" PetscInt_FMT " local rows exceed the BLAS integer; use -ksp_matsolve_batch_size", m, bk->nloc);
+  bk->s = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The column solvers and arrays for m columns (kept for at most as many columns of the same local length), the bases
+   for s (kept for the same s) */
+static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!cab->block) PetscCall(PetscNew(&cab->block));
+  if (m > cab->block->mcap || cab->block->nloc != cab->nloc) PetscCall(KSPCABiCGStabBlockColumns(ksp, m));
+  if (cab->block->s != cab->s) PetscCall(KSPCABiCGStabBlockBases(ksp));
+  cab->block->m = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -449,7 +478,7 @@ static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j
   PetscCall(MatDenseResetArray(X));
   PetscCall(MatDenseResetArray(Y));
   bk->last_products++;
-  for (PetscInt j = j0; j < j0 + c; j++) PetscCall(PetscObjectStateIncrease((PetscObject)((KSP_CABiCGStab *)bk->col[j]->data)->Vcol[i + 1])); /* V changed under its Vecs */
+  for (PetscInt j = j0; j < j0 + c; j++) PetscCall(KSPCABiCGStabBasisVecChanged((KSP_CABiCGStab *)bk->col[j]->data, i + 1)); /* V changed under its Vecs */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -525,11 +554,17 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
         PetscScalar     g, *v;
 
         if (!KSPCABiCGStabBlockSource(bk, j, i)) continue; /* a converged column the run spans */
-        if (!bk->batch || (c == 1 && cc->identity_pc)) PetscCall(KSPCABiCGStabApplyOperator(col, cc->Vcol[i], cc->Vcol[i + 1]));
+        if (!bk->batch || (c == 1 && cc->identity_pc)) {
+          Vec x, y;
+
+          PetscCall(KSPCABiCGStabBasisVec(col, i, &x));
+          PetscCall(KSPCABiCGStabBasisVec(col, i + 1, &y));
+          PetscCall(KSPCABiCGStabApplyOperator(col, x, y));
+        }
         if (scaled && KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) continue;
         v = cc->V + (size_t)i * cc->ldv; /* basis vector i of column j: the recurrence's index l in P or R */
         flops += KSPCABiCGStabShiftAndScaleLocal(cc, l, bk->nloc, v + cc->ldv, v, l > 0 ? v - cc->ldv : NULL);
-        PetscCall(PetscObjectStateIncrease((PetscObject)cc->Vcol[i + 1]));
+        PetscCall(KSPCABiCGStabBasisVecChanged(cc, i + 1));
       }
     }
   }

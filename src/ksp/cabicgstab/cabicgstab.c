@@ -620,15 +620,18 @@ static PetscErrorCode KSPCABiCGStabBasesAndGram(KSP ksp, KSPCABiCGStabOuter *o)
 PetscErrorCode KSPCABiCGStabOuterPrepare(KSP ksp, KSPCABiCGStabOuter *o)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  Vec            *V   = cab->Vcol;
+  Vec             p, r, rt;
 
   PetscFunctionBegin;
   o->sk            = KSPCABiCGStabOuterS(cab, o);
   o->nb            = 4 * o->sk + 1; /* coordinates: P is 0 .. 2s_k, R is 2s_k+1 .. 4s_k */
   cab->stats.s_min = cab->stats.s_min ? PetscMin(cab->stats.s_min, o->s_cap) : o->s_cap;
-  PetscCall(VecCopy(cab->Wcol[0], V[1]));
-  PetscCall(VecCopy(cab->Wcol[1], V[2 + 2 * o->sk]));
-  if (o->restart) PetscCall(VecCopy(cab->Wcol[1], V[0]));
+  PetscCall(KSPCABiCGStabBasisVec(ksp, 1, &p));
+  PetscCall(KSPCABiCGStabBasisVec(ksp, 2 + 2 * o->sk, &r));
+  PetscCall(VecCopy(cab->Wcol[0], p));
+  PetscCall(VecCopy(cab->Wcol[1], r));
+  if (o->restart) PetscCall(KSPCABiCGStabBasisVec(ksp, 0, &rt));
+  if (o->restart) PetscCall(VecCopy(cab->Wcol[1], rt));
   o->restart = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -971,17 +974,17 @@ static PetscErrorCode KSPBuildSolution_CABiCGStab(KSP ksp, Vec v, Vec *V)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
+/* Frees the storage of s (KSPCABiCGStabAllocate()); the work vector t, and with it the layout, stays */
+static PetscErrorCode KSPCABiCGStabFreeStorage(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
 
   PetscFunctionBegin;
-  PetscCall(KSPDestroyBlock_CABiCGStab(ksp));
   if (!cab->s_alloc) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPCABiCGStabPairDestroy(cab));
-  PetscCall(VecDestroyVecs(4 * cab->s_alloc + 2, &cab->Vcol));
+  for (PetscInt i = 0; i < 4 * cab->s_alloc + 2; i++) PetscCall(VecDestroy(&cab->Vcol[i]));
+  PetscCall(PetscFree(cab->Vcol));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&cab->Wcol[i]));
-  PetscCall(VecDestroy(&cab->t));
   if (!cab->V_shared) PetscCall(PetscFree(cab->V));
   if (!cab->V_shared) PetscCall(PetscFree(cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
@@ -991,35 +994,53 @@ static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode KSPReset_CABiCGStab(KSP ksp)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  PetscCall(KSPDestroyBlock_CABiCGStab(ksp));
+  PetscCall(KSPCABiCGStabFreeStorage(ksp));
+  PetscCall(VecDestroy(&cab->t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Basis vector i of V as a Vec (sharing V's memory), made when first asked for: a column solver of a block solve makes
+   only those a per-column step uses (most of its steps work on the block's storage) */
+PetscErrorCode KSPCABiCGStabBasisVec(KSP ksp, PetscInt i, Vec *v)
+{
+  KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
+
+  PetscFunctionBegin;
+  if (!cab->Vcol[i]) PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
+  if (v) *v = cab->Vcol[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The storage of s = cab->s: the basis block V = [P, R, rt] and its column Vecs, the coordinate arrays; (re)allocated only
    when s changed since the last allocation, by KSPSetUp() and at the start of a solve (a new s after the setup, e.g. from
-   the bottom policy, needs no new KSPSetUp(), which with a DM would compute the operators again) */
+   the bottom policy, needs no new KSPSetUp(), which with a DM would compute the operators again, and keeps the work
+   vector t, and with it the layout: a new vector from the KSP's DM would set up a new layout, a global reduction, between
+   two solves; a block solve keeps its column solvers and one-pass plan) */
 PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
   const PetscInt  s = cab->s, nb = 4 * s + 1;
-  Vec             t = NULL;
   PetscBool       standard;
 
   PetscFunctionBegin;
   if (cab->s_alloc == s) PetscFunctionReturn(PETSC_SUCCESS);
-  if (cab->s_alloc) { /* a new s on a set-up KSP keeps its work vector t, and with it the layout: a new vector from the
-                         KSP's DM would set up a new layout, a global reduction, between two solves */
-    t      = cab->t;
-    cab->t = NULL;
-  }
-  PetscCall(KSPReset_CABiCGStab(ksp));
-  if (!t) {
+  PetscCall(KSPCABiCGStabFreeStorage(ksp));
+  if (!cab->t) {
     Vec *tmpl;
 
     PetscCall(KSPCreateVecs(ksp, 1, &tmpl, 0, NULL));
-    t = tmpl[0];
+    cab->t = tmpl[0];
     PetscCall(PetscFree(tmpl));
   }
-  cab->t = t;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)t, &standard, VECSEQ, VECMPI, ""));
-  PetscCheck(standard, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB keeps its basis in one host memory block and needs VECSEQ or VECMPI vectors, not %s", ((PetscObject)t)->type_name);
-  PetscCall(VecGetLocalSize(t, &cab->nloc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)cab->t, &standard, VECSEQ, VECMPI, ""));
+  PetscCheck(standard, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "KSPCABICGSTAB keeps its basis in one host memory block and needs VECSEQ or VECMPI vectors, not %s", ((PetscObject)cab->t)->type_name);
+  PetscCall(VecGetLocalSize(cab->t, &cab->nloc));
   PetscCall(PetscBLASIntCast(PetscMax(cab->nloc, 1), &cab->ld));
 
   if (!cab->V_shared) {
@@ -1028,9 +1049,9 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
     PetscCall(PetscMalloc1((size_t)cab->ld * 3, &cab->W));
     CAKrylovAdviseHugePages(cab->V, (size_t)cab->ld * (4 * s + 2) * sizeof(PetscScalar));
   }
-  PetscCall(PetscMalloc1(4 * s + 2, &cab->Vcol));
-  for (PetscInt i = 0; i < 4 * s + 2; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(t, cab->V + (size_t)cab->ldv * i, &cab->Vcol[i]));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
+  PetscCall(PetscCalloc1(4 * s + 2, &cab->Vcol));
+  for (PetscInt i = 0; !cab->V_shared && i < 4 * s + 2; i++) PetscCall(KSPCABiCGStabBasisVec(ksp, i, NULL)); /* all: KSPSolve() works on them */
+  for (PetscInt i = 0; i < 3; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
   PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work));

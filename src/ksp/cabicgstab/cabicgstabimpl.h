@@ -49,7 +49,7 @@ typedef struct {
   PetscBLASInt          ldv, ldw;                           /* leading dimensions of V and W: ld, or M ld for a column of a block solve */
   PetscScalar          *V;                                  /* ldv x (4s+2): column 0 is rt, then the 2s_k+1 columns of P, then the 2s_k of R */
   PetscBool             V_shared;                           /* V and W are a column of the arrays of a block solve (block.c), which owns them */
-  Vec                  *Vcol;                               /* the columns of V as Vecs (they share V's memory) */
+  Vec                  *Vcol;                               /* the columns of V as Vecs (they share V's memory; KSPCABiCGStabBasisVec()) */
   PetscScalar          *W;                                  /* ldw x 3: [p, r, dx] rebuilt at the end of an outer iteration */
   Vec                   Wcol[3];                            /* the columns of W as Vecs */
   Vec                   t;                                  /* work vector of the operator application */
@@ -117,6 +117,14 @@ PETSC_INTERN PetscErrorCode KSPCABiCGStabAddIncrement(KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterFinish(KSP, KSPCABiCGStabOuter *);
 
 PETSC_INTERN PetscErrorCode KSPCABiCGStabAllocate(KSP);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabBasisVec(KSP, PetscInt, Vec *);
+
+/* V's column i changed under its Vec (if made): its cached norms are stale */
+static inline PetscErrorCode KSPCABiCGStabBasisVecChanged(KSP_CABiCGStab *cab, PetscInt i)
+{
+  return cab->Vcol[i] ? PetscObjectStateIncrease((PetscObject)cab->Vcol[i]) : PETSC_SUCCESS;
+}
+
 PETSC_INTERN PetscErrorCode KSPCABiCGStabPairable(KSP, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabSetUpBasis(KSP);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabCopyBasis(KSP, KSP);
