@@ -142,20 +142,21 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
 #define PCMGBOTTOM_CHEBYSHEV_S 10
 
 /*
-   s of the policy's Chebyshev bottom solver follows its solves: after each, s is 4, 8 or 10, the smallest not below 5/4
-   of the most iterations a bottom solve took since the setup. A basis of 2s + 1 vectors costs 2s operator applications
-   (each a halo exchange) whatever the solve then needs: a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7
-   used, at s = 4 it builds 9, with the same one reduction. The most since the setup, not the last: s only grows, so a
-   solve that needed a second outer iteration (a second reduction) makes the next ones take one again, and s (and its
-   storage) changes at most twice per setup. The 5/4: the bottom solves' iterations grow over the V-cycles as the coarse
-   residual loses its smooth part (7, 7, 7, 7, 8, 9, 10, 10, 10 in the bottom study's Helmholtz multigrid), and a solve
-   that outruns s pays a second reduction and a second whole basis, where s a quarter larger costs s / 2 more operator
-   applications; at least 4, so that a solve of 3 after one of 2 does not take a second. A program
-   that changed s (KSPCABiCGStabSetS()) or the method since keeps its own: the policy stops adapting.
+   s of the policy's Chebyshev bottom solver follows its solves: after each, s is the most iterations a bottom solve took
+   since the setup plus one, at least 4 and at most 10. A basis of 2s + 1 vectors costs 2s operator applications (each a
+   halo exchange), and with m columns a Gram message of m (4s + 1)(2s + 2) numbers, whatever the solve then needs:
+   a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7 used, at s = 4 it builds 9, with the same one
+   reduction; 16 columns of 7 iterations at s = 10 reduce 115 KB, at s = 7 59 KB (0.2 ms more per solve in Krasnopolsky's
+   model at p = 4096). The most since the setup, not the last: s only grows, so a solve that needed a second outer
+   iteration (a second reduction) makes the next ones take one again. The one more: the bottom solves' iterations grow
+   over the V-cycles as the coarse residual loses its smooth part (7, 7, 7, 7, 8, 9, 10, 10, 10 in the bottom study's
+   Helmholtz multigrid, one at a time), and a solve that outruns s pays a second reduction and a second whole basis,
+   where s one larger costs two operator applications. A program that changed s (KSPCABiCGStabSetS()) or the method
+   since keeps its own: the policy stops adapting.
 */
 static PetscInt PCMGBottomWithMargin(PetscInt itsmax)
 {
-  return (5 * itsmax + 3) / 4; /* ceil(5/4 itsmax) */
+  return itsmax + 1;
 }
 
 static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its)
@@ -172,14 +173,14 @@ static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its
   }
   bottom->itsmax = PetscMax(bottom->itsmax, its);
   need           = PCMGBottomWithMargin(bottom->itsmax);
-  s              = need <= 4 ? 4 : (need <= 8 ? 8 : PCMGBOTTOM_CHEBYSHEV_S);
+  s              = PetscMax(4, PetscMin(need, PCMGBOTTOM_CHEBYSHEV_S));
   if (s != now) PetscCall(KSPCABiCGStabSetS(ksp, s));
   bottom->basisset.s = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The bottom solves' iterations to expect, as the policy's own s follows them (PCMGBottomAdaptS()): 10 before the first
-   solve after a setup, then after each solve that took more iterations than any before ceil(5/4 itsmax) up to 10, and
+   solve after a setup, then after each solve that took more iterations than any before itsmax + 1 up to 10, and
    itsmax beyond; a KSPAUTOBCGS bottom predicts again from the costs it measured and changes s or its type only when its
    choice changes */
 static PetscErrorCode PCMGBottomAdaptIterations(PCMGBottom *bottom, KSP ksp, PetscInt its)
@@ -287,29 +288,29 @@ static PetscErrorCode PCMGBottomSetType(PCMGBottom *bottom, KSP ksp, KSPType typ
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether the Gershgorin interval [1 - R, 1 + R] bounds the spectrum safely (see PCMGBottomChooseBasis()) */
-static PetscErrorCode PCMGBottomGershgorinSafe(KSP ksp, PetscReal R, MatNullSpace nullsp, PetscBool *isjacobi, PetscBool *safe)
+/* Whether the Gershgorin interval [1 - R, 1 + R] serves as the Chebyshev basis's interval (see PCMGBottomChooseBasis()) */
+static PetscErrorCode PCMGBottomGershgorinSafe(KSP ksp, PetscReal R, PetscBool *isjacobi, PetscBool *safe)
 {
   PC pc;
 
   PetscFunctionBegin;
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCJACOBI, isjacobi));
-  *safe = *isjacobi && (R < 1.0 || (R <= 1.0 + 100 * PETSC_MACHINE_EPSILON && nullsp)) ? PETSC_TRUE : PETSC_FALSE;
+  *safe = *isjacobi && R <= 1.0 + 100 * PETSC_MACHINE_EPSILON ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A KSPAUTOBCGS bottom solver: the policy's interval for its Chebyshev candidates (KSPAutoBCGSSetSpectrum()), so that
    the policy's own choice for a cabicgstab bottom, Chebyshev on that interval without an estimate, is among the
    candidates its model compares; estimated where the interval is not safe */
-static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscReal R, MatNullSpace nullsp)
+static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscReal R)
 {
   PetscBool isauto, isjacobi, safe;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPAUTOBCGS, &isauto));
   if (!isauto) PetscFunctionReturn(PETSC_SUCCESS); /* the bottom KSP's options chose another method */
-  PetscCall(PCMGBottomGershgorinSafe(ksp, R, nullsp, &isjacobi, &safe));
+  PetscCall(PCMGBottomGershgorinSafe(ksp, R, &isjacobi, &safe));
   if (safe) {
     const char *prefix;
     PetscBool   given;
@@ -320,7 +321,7 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
     bottom->autoits = given ? PETSC_FALSE : PETSC_TRUE;
     if (bottom->autoits) PetscCall(KSPAutoBCGSSetIterations(ksp, PCMGBOTTOM_CHEBYSHEV_S));
     PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "its Chebyshev candidates on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator, no estimate (the policy's cabicgstab choice among them), %s", (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
-                            bottom->autoits ? "its predictions for bottom solves of 5/4 of the most iterations since the setup, 10 at the first and at most 10 unless more were taken" : "the iterations of -ksp_autobcgs_iterations"));
+                            bottom->autoits ? "its predictions for bottom solves of the most iterations since the setup plus one, 10 at the first and at most 10 unless more were taken" : "the iterations of -ksp_autobcgs_iterations"));
   } else {
     PetscCall(KSPAutoBCGSSetSpectrum(ksp, 0.0, 0.0));
     PetscCall(PetscStrncpy(bottom->basis, "its Chebyshev candidates with a spectrum estimate (no safe Gershgorin interval)", sizeof(bottom->basis)));
@@ -331,10 +332,16 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
 /*
    The policy's basis for a KSPCABICGSTAB bottom solver with PCJACOBI, after PCMG's setup (the coarse operator exists):
    the Gershgorin interval [1 - R, 1 + R] contains the spectrum of the preconditioned operator, with no estimate and no
-   reduction beyond one maximum. It is safe when all radii are below 1 (the spectrum lies in the right half plane, away
-   from 0), or at most 1 with the operator's null space attached to it (periodic Poisson: 0 is the null space's). Then
-   the bottom solver is the Chebyshev basis on that interval at s = 10 without telescoping, s then following the bottom
-   solves (PCMGBottomAdaptS()): a bottom solve of at most s iterations is one global reduction. Otherwise the monomial
+   reduction beyond one maximum. It serves as the Chebyshev basis's interval when all radii are at most 1: the spectrum
+   lies in the disc |z - 1| <= R, in the closed right half plane. R = 1 is the usual coarse Laplacian, with Dirichlet
+   rows (irreducibly diagonally dominant: nonsingular, its eigenvalues in (0, 2)) or periodic (0 the null space's); 0 at
+   the interval's end costs the basis nothing, the Chebyshev polynomials are bounded by 1 on the whole interval (whether
+   a singular operator's solve converges is the solve's matter, not the basis's). A nonsymmetric operator's complex
+   eigenvalues in the disc lie off the interval, where the Chebyshev polynomials grow as a scaled monomial basis does
+   (at most (1 + sqrt 2)^j against 2^j at |z - 1| = 1): no worse than the monomial basis there. Then the bottom solver
+   is the Chebyshev basis on that interval at s = 10 without telescoping, s then following the bottom
+   solves (PCMGBottomAdaptS()): a bottom solve of at most s iterations is one global reduction. Otherwise (radii above
+   1: the disc reaches into the left half plane) the monomial
    basis at s = 4 without telescoping: s_k = min(s, 2^k) never saves a reduction (its rounds cover 1, 3, 7, 11, ...
    iterations against 4, 8, 12, ... without), only the operator applications of a solve shorter than s, and a bottom
    solve at scale is bound by its reductions (16 columns on 2 ranks, 16384 nodes simulated: 3 rounds per bottom solve
@@ -346,7 +353,6 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
 static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP ksp)
 {
   Mat             A;
-  MatNullSpace    nullsp;
   PetscBool       iscab, isauto, isjacobi = PETSC_FALSE, safe, sgiven;
   PetscReal       R;
   PCMGBottomBasis chosen;
@@ -362,9 +368,8 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   /* the radii of the coarse operator on all ranks (under PCTELESCOPE the inner KSP's copy of it is filled later) */
   PetscCall(KSPGetOperators(coarse, &A, NULL));
   PetscCall(CAKrylovMatGershgorinRadius(A, &R));
-  PetscCall(MatGetNullSpace(A, &nullsp));
   if (!ksp) PetscFunctionReturn(PETSC_SUCCESS); /* a rank idle under PCTELESCOPE */
-  if (isauto) PetscFunctionReturn(PCMGBottomAutoSpectrum(bottom, ksp, R, nullsp));
+  if (isauto) PetscFunctionReturn(PCMGBottomAutoSpectrum(bottom, ksp, R));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPCABICGSTAB, &iscab));
   if (!iscab) PetscFunctionReturn(PETSC_SUCCESS); /* the bottom KSP's options chose another method */
   if (bottom->basisset.set) {
@@ -378,11 +383,11 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  PetscCall(PCMGBottomGershgorinSafe(ksp, R, nullsp, &isjacobi, &safe));
+  PetscCall(PCMGBottomGershgorinSafe(ksp, R, &isjacobi, &safe));
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then 4, 8 or %d, the smallest not below 5/4 of the most iterations of a solve since the setup, no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (%s)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "all radii < 1" : "radii <= 1, null space attached"));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then the most iterations of a solve since the setup plus one (at least 4, at most %d), no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (all radii %s 1)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "<" : "<="));
   } else { /* monomial, s = 4, no telescoping (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -390,7 +395,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
     PetscCall(KSPCABiCGStabSetTelescope(ksp, PETSC_FALSE));
     if (!isjacobi) PetscCall(PetscStrncpy(bottom->basis, "monomial, s = 4, no telescoping (the bottom PC is not PCJACOBI: no Gershgorin interval)", sizeof(bottom->basis)));
     else if (R == PETSC_MAX_REAL) PetscCall(PetscStrncpy(bottom->basis, "monomial, s = 4, no telescoping (a zero diagonal entry, or the matrix type gives no rows: no Gershgorin interval)", sizeof(bottom->basis)));
-    else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "monomial, s = 4, no telescoping (Gershgorin radius %.3g >= 1 and no null space attached: 0 may be in the spectrum)", (double)R));
+    else PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "monomial, s = 4, no telescoping (Gershgorin radius %.3g > 1: the disc around 1 reaches into the left half plane)", (double)R));
   }
   PetscCall(KSPCABiCGStabGetS(ksp, &chosen.s));
   PetscCall(KSPCABiCGStabGetBasis(ksp, &chosen.basis));
@@ -829,10 +834,10 @@ PetscErrorCode PCMGBottomRegister(void)
    A `KSPCABICGSTAB` bottom solver with `PCJACOBI` gets its basis from the coarse operator, after `PCMG`'s setup: one
    pass over its rows gives the Gershgorin radius R = max_i sum_{j != i} |a_ij| / |a_ii|, so the spectrum of the
    Jacobi-preconditioned operator lies in the disc of radius R around 1 (one maximum over the ranks, no estimate).
-   When that is safe, R < 1, or R <= 1 with the operator's null space attached (periodic Poisson), the bottom solver
+   When R <= 1 (the usual coarse Laplacian, Dirichlet or periodic, has R = 1) the bottom solver
    is the Chebyshev basis on [1 - R, 1 + R] without telescoping, so a bottom solve of at most s iterations is one
-   global reduction, at s = 10 for the first solve and then at s = 4, 8 or 10, the smallest not below 5/4 of the most iterations
-   of a bottom solve since the setup: a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
+   global reduction, at s = 10 for the first solve and then at the most iterations of a bottom solve since the setup plus
+   one (at least 4, at most 10): a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
    bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the monomial basis at s = 4 without
    s-telescoping (which never saves a reduction, only the operator applications of a solve shorter than s). The report says
    which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win. The basis is chosen only for a method the
@@ -870,7 +875,7 @@ M*/
   The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
   `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
   `KSPCABICGSTAB`, the Chebyshev basis on the Gershgorin interval of the coarse operator when that is safe, at s = 10
-  for the first bottom solve and then at s = 4, 8 or 10, the smallest not below 5/4 of the most iterations of a bottom solve.
+  for the first bottom solve and then at the most iterations of a bottom solve plus one (at least 4, at most 10).
   It replaces only `PCMG`'s own choices: the method, rtol, max_it or `PC` that the program set on the coarse `KSP`
   (`PCMGGetCoarseSolve()`), before or after this call, stay the program's. PETSc's `-mg_coarse_` options are read
   after it and win over both. See `PCMGBottomSolver`.
