@@ -901,8 +901,8 @@ PetscErrorCode KSPAutoBCGSSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
 -  its - the iterations expected per solve, >= 1
 
    Note:
-   The PCMG bottom-solver hook tells a `KSPAUTOBCGS` bottom solver with the policy's Gershgorin interval 5/4 of the most
-   iterations a bottom solve took since the setup (10 before the first, at most 10 unless a solve took more), as the
+   The PCMG bottom-solver hook tells a `KSPAUTOBCGS` bottom solver with the policy's Gershgorin interval the most
+   iterations a bottom solve took since the setup plus one (10 before the first, at most 10 unless a solve took more), as the
    policy's own s follows them for a `KSPCABICGSTAB` bottom: bottom solves of a few iterations make a smaller s (or a
    type without a basis) the fastest. Its `-ksp_autobcgs_iterations`, when given, wins.
 
