@@ -11,6 +11,8 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -reset : with -count_reductions, KSPReset() and the same V-cycles again (the bottom solver and its report after it)\n\
   -check_s : with -count_reductions and the policy's cabicgstab, whether s after the V-cycles is what the policy promises:\n\
              the most iterations of a bottom solve plus one (at least 4, at most 10), or -mg_coarse_ksp_cabicgstab_s\n\
+  -block <m> : with -count_reductions and -check_s, then as many V-cycles on m columns at once (PCMatApply(): a block\n\
+               bottom solve, KSPMatSolve()) and whether s follows them: the most iterations of a bottom solve, no more\n\
   -retype <type> : with -count_reductions, KSPSetType() on the coarse KSP after the first solve (the program's method)\n\
   -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
   -print_bottom : print the bottom KSP after the solve (method, PC; s and basis of cabicgstab)\n\
@@ -300,8 +302,9 @@ static PetscErrorCode BottomSolverReductions(PC pc, PetscInt *n)
 }
 
 /* s of the policy's cabicgstab bottom solver after bottom solves of at most itsmax iterations (of any rank that runs it):
-   itsmax + 1, at least 4 and at most 10; the option's s where -mg_coarse_ksp_cabicgstab_s gave one */
-static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax)
+   itsmax + 1 after a solve of one right-hand side, itsmax after a block solve, at least 4 and at most 10; the option's s
+   where -mg_coarse_ksp_cabicgstab_s gave one */
+static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax, PetscBool block)
 {
   KSP       bottom;
   PetscInt  local = 0, s, given, expected;
@@ -312,13 +315,48 @@ static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax)
   if (bottom) PetscCall(KSPCABiCGStabGetS(bottom, &local));
   PetscCall(MPIU_Allreduce(&local, &s, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)pc)));
   PetscCall(PetscOptionsGetInt(NULL, "mg_coarse_", "-ksp_cabicgstab_s", &given, &flg));
-  expected = flg ? given : PetscMax(4, PetscMin(itsmax + 1, 10));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "s of the bottom solver after the V-cycles, %s: %s\n", flg ? "the option's" : "the most iterations of a bottom solve plus one, at least 4 and at most 10", s == expected ? "yes" : "NO"));
+  expected = flg ? given : PetscMax(4, PetscMin(itsmax + (block ? 0 : 1), 10));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "s of the bottom solver after the %sV-cycles, %s: %s\n", block ? "block " : "", flg ? "the option's" : (block ? "the most iterations of a bottom solve, at least 4 and at most 10" : "the most iterations of a bottom solve plus one, at least 4 and at most 10"), s == expected ? "yes" : "NO"));
+  PetscFunctionReturn(0);
+}
+
+/* V-cycles on m columns at once (PCMatApply(): one block bottom solve each, KSPMatSolve()) after single ones of at most
+   itsmax bottom iterations: each is one bottom solve in the report, of the iterations of its slowest column (the bottom
+   KSP's count), and s follows them */
+static PetscErrorCode BlockCycles(PC pc, PetscInt cycles, PetscInt m, PetscInt itsmax)
+{
+  PCMGBottomReport before, report;
+  Mat              A, B, X;
+  PetscInt         nloc, iterations = 0;
+  PetscRandom      rnd;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(pc, &A, NULL));
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), nloc, PETSC_DECIDE, PETSC_DETERMINE, m, NULL, &B));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)pc), &rnd));
+  PetscCall(MatSetRandom(B, rnd));
+  PetscCall(PCMGGetBottomReport(pc, &before));
+  for (PetscInt c = 0; c < cycles; c++) {
+    PetscInt bits;
+
+    PetscCall(PCMatApply(pc, B, X));
+    PetscCall(LastBottomIterations(pc, &bits));
+    iterations += bits;
+    itsmax = PetscMax(itsmax, bits);
+  }
+  PetscCall(PCMGGetBottomReport(pc, &report));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "block V-cycles: one bottom solve each, of the block's iterations (the reported and the coarse KSP's): %s\n", report.solves - before.solves == cycles && report.iterations - before.iterations == iterations ? "yes" : "NO"));
+  PetscCall(CheckAdaptedS(pc, itsmax, PETSC_TRUE));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
   PetscFunctionReturn(0);
 }
 
 /* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
-static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s, const char retype[])
+static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s, const char retype[], PetscInt block)
 {
   PCMGBottomReport before, report;
   Vec              x, b;
@@ -372,7 +410,8 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool che
        after each bottom solve (PCReduceFailedReason(): 6 counted against the solver's 3 in 3 solves; none with 3.18) */
     if (!telescope)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the bottom solves, counted by MPI and the bottom solver's own (Gram matrices, checks): %s\n", (PetscInt)(report.reductions - before.reductions) == own_after - own ? "same" : "DIFFERENT"));
-    PetscCall(CheckAdaptedS(pc, itsmax));
+    PetscCall(CheckAdaptedS(pc, itsmax, PETSC_FALSE));
+    if (block) PetscCall(BlockCycles(pc, cycles, block, itsmax));
   }
   PetscCall(CountBottomHalo(pc));
   PetscFunctionReturn(0);
@@ -418,7 +457,7 @@ int main(int argc, char **argv)
   PC               pc;
   Vec              x, b;
   PCMGBottomReport report;
-  PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0;
+  PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0, block = 0;
   PetscReal        shift      = 0.0;
   char             bottom[64] = "", code_type[64] = "", retype[64] = "";
   PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, check_s = PETSC_FALSE, ismg;
@@ -438,6 +477,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
   PetscCall(PetscOptionsBool("-reset", "KSPReset() and the V-cycles again", NULL, reset, &reset, NULL));
   PetscCall(PetscOptionsBool("-check_s", "Whether s of the policy's cabicgstab follows the bottom solves", NULL, check_s, &check_s, NULL));
+  PetscCall(PetscOptionsInt("-block", "With -check_s, V-cycles on this many columns at once after the single ones", NULL, block, &block, NULL));
   PetscCall(PetscOptionsString("-retype", "KSPSetType() on the coarse KSP after the first solve", NULL, retype, retype, sizeof(retype), NULL));
   PetscCall(PetscOptionsString("-code_ksp_type", "KSPSetType() on the coarse KSP in code", NULL, code_type, code_type, sizeof(code_type), NULL));
   PetscCall(PetscOptionsInt("-code_max_it", "KSPSetTolerances() on the coarse KSP in code", NULL, code_max_it, &code_max_it, NULL));
@@ -488,13 +528,13 @@ int main(int argc, char **argv)
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
 
   if (cycles) {
-    PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
+    PetscCall(CountCycles(ksp, pc, cycles, check_s, retype, block));
     if (reset) { /* the same PCMG set up again: the bottom solver and the report must follow it */
       PetscCall(KSPReset(ksp));
       PetscCall(KSPSetUp(ksp));
       ncomputed = 0;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPReset() and KSPSetUp():\n"));
-      PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
+      PetscCall(CountCycles(ksp, pc, cycles, check_s, retype, block));
       PetscCall(PrintBottom(pc));
     }
   } else {
@@ -656,6 +696,13 @@ int main(int argc, char **argv)
       nsize: 2
       args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 2 -print_report -check_s
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   # then V-cycles on 4 columns at once (PCMatApply(): block bottom solves), after which s is their most iterations
+   test:
+      suffix: reductions_dim3_block
+      nsize: 2
+      args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 3 -check_s -block 4
+      filter: sed -E -e "/reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
    # the same PCMG set up again after KSPReset(): the policy reaches the bottom KSP again (with agglomeration a new KSP
    # inside PCTELESCOPE) and the report counts that one
