@@ -282,16 +282,37 @@ static PetscErrorCode KSPCABiCGStabBuildT(KSP_CABiCGStab *cab, PetscInt sk)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x for a small dense n x n matrix A with leading dimension lda */
-static void KSPCABiCGStabDenseMult(PetscInt n, const PetscScalar *A, PetscInt lda, const PetscScalar *x, PetscScalar *y)
+/*
+   The coordinate vectors of p, r and q in the basis [P, R] fill in from the front of each of its two blocks (by inner
+   iteration j about 2j + 1 of P's entries and 2j of R's), so early in an outer iteration most of them are exact
+   zeros. The products with the Gram matrix G below take only the columns k where x_k != 0 and compute only the rows
+   that are read: each term G_ik x_k left out is an exact zero (G is finite where the iteration goes on), so every sum
+   has the bits of the sum over all n, in the same order, for about a third of the multiply-adds over an outer iteration.
+*/
+/* The indices i < n, in increasing order, where x_i != 0 or (y given) y_i != 0; returns their number */
+static PetscInt KSPCABiCGStabSupport(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscInt *idx)
 {
-  for (PetscInt i = 0; i < n; i++) y[i] = 0.0;
-  for (PetscInt j = 0; j < n; j++)
-    for (PetscInt i = 0; i < n; i++) y[i] += A[i + lda * j] * x[j];
+  PetscInt k = 0;
+
+  for (PetscInt i = 0; i < n; i++)
+    if (x[i] != 0.0 || (y && y[i] != 0.0)) idx[k++] = i;
+  return k;
 }
 
-/* y = T' x: T' (KSPCABiCGStabBuildT()) is tridiagonal, so row i sums its three entries in KSPCABiCGStabDenseMult()'s order
-   (the same bits for finite x, where the other entries add exact zeros), 3 nb multiply-adds for nb^2 */
+/* y = A x for a small dense n x n matrix A with leading dimension lda, where x vanishes outside cols[0..ncols) and y is
+   read only in rows[0..nrows) (both increasing): those rows summed over those columns, in column order, the others 0 */
+static void KSPCABiCGStabDenseMult(PetscInt n, const PetscScalar *A, PetscInt lda, const PetscScalar *x, PetscInt ncols, const PetscInt *cols, PetscInt nrows, const PetscInt *rows, PetscScalar *y)
+{
+  for (PetscInt i = 0; i < n; i++) y[i] = 0.0;
+  for (PetscInt k = 0; k < ncols; k++) {
+    const PetscScalar *Aj = A + lda * cols[k], xj = x[cols[k]];
+
+    for (PetscInt l = 0; l < nrows; l++) y[rows[l]] += Aj[rows[l]] * xj;
+  }
+}
+
+/* y = T' x: T' (KSPCABiCGStabBuildT()) is tridiagonal, so row i sums its three entries in column order (the same bits
+   as the dense product for finite x, where the other entries add exact zeros), 3 nb multiply-adds for nb^2 */
 static void KSPCABiCGStabTMult(PetscInt n, const PetscScalar *T, const PetscScalar *x, PetscScalar *y)
 {
   for (PetscInt i = 0; i < n; i++) {
@@ -325,14 +346,15 @@ static PetscReal KSPCABiCGStabCoordinateScale(PetscInt nb, const PetscScalar *G,
 /*
    Is the squared norm (x, G x) of the vector [P, R] x resolved by the Gram matrix? Its rounding error is of the order
    of eps (sum_i |x_i| ||y_i||)^2, with ||y_i|| = G_ii^{1/2}; below a safe multiple of that, the value (even its sign) is
-   noise. Sets Gx = G x and *xGx = (x, G x).
+   noise. Sets idx (n entries) to the support of x, Gx = G x (in the rows where x_i != 0, the only ones (x, G x) reads; 0 in the others) and *xGx = (x, G x).
 */
 #define KSPCABICGSTAB_GRAM_RESOLUTION (16.0 * PETSC_MACHINE_EPSILON)
-static PetscBool KSPCABiCGStabGramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscScalar *Gx, PetscReal *xGx)
+static PetscBool KSPCABiCGStabGramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscInt *idx, PetscScalar *Gx, PetscReal *xGx)
 {
   const PetscReal scale = KSPCABiCGStabCoordinateScale(n, G, x);
+  const PetscInt  nnz   = KSPCABiCGStabSupport(n, x, NULL, idx);
 
-  KSPCABiCGStabDenseMult(n, G, n, x, Gx);
+  KSPCABiCGStabDenseMult(n, G, n, x, nnz, idx, nnz, idx, Gx);
   *xGx = PetscRealPart(KSPCABiCGStabDenseDot(n, x, Gx));
   return *xGx > KSPCABICGSTAB_GRAM_RESOLUTION * scale * scale ? PETSC_TRUE : PETSC_FALSE;
 }
@@ -736,6 +758,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     PetscScalar qAq, AqAq, rho_new;
     PetscReal   qq, rr = 0.0;
     PetscBool   resolved = PETSC_TRUE;
+    PetscInt   *iTd = cab->isupp, *irows = cab->isupp + nb, nTd, nrows;
 
     KSPCABiCGStabTMult(nb, cab->Tp, a, Ta); /* T'a: coordinates of Â p */
     if (resume) {                           /* the half step was taken by the previous outer iteration: q = r */
@@ -753,7 +776,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
         e[i] += alpha * a[i];        /* line 12: x += alpha p */
         d[i] = c[i] - alpha * Ta[i]; /* line 13: q = r - alpha Â p */
       }
-      if (!KSPCABiCGStabGramResolved(nb, G, d, cab->Gc, &qq)) { /* end the outer iteration at the half step: x + alpha p, r = q, p */
+      if (!KSPCABiCGStabGramResolved(nb, G, d, cab->isupp, cab->Gc, &qq)) { /* end the outer iteration at the half step: x + alpha p, r = q, p */
         PetscCall(PetscArraycpy(c, d, nb));
         o->resume = PETSC_TRUE;
         o->alpha  = alpha;
@@ -763,11 +786,13 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
         break;
       }
     }
-    KSPCABiCGStabTMult(nb, cab->Tp, d, Td);                        /* T'd: coordinates of Â q */
-    KSPCABiCGStabDenseMult(nb, G, nb, Td, GTd);                    /* G T'd */
-    qAq  = KSPCABiCGStabDenseDot(nb, d, GTd);                      /* (q, Â q)   = (d, G T'd) */
-    AqAq = KSPCABiCGStabDenseDot(nb, Td, GTd);                     /* (Âq, Âq)   = (T'd, G T'd) */
-    PetscCall(CAKrylovKSPCheckCoefficient(ksp, AqAq, "(Aq, Aq)")); /* Â q = 0 with q != 0 */
+    KSPCABiCGStabTMult(nb, cab->Tp, d, Td); /* T'd: coordinates of Â q */
+    nTd   = KSPCABiCGStabSupport(nb, Td, NULL, iTd);
+    nrows = KSPCABiCGStabSupport(nb, d, Td, irows);
+    KSPCABiCGStabDenseMult(nb, G, nb, Td, nTd, iTd, nrows, irows, GTd); /* G T'd, in the rows (d, .) and (T'd, .) read */
+    qAq  = KSPCABiCGStabDenseDot(nb, d, GTd);                           /* (q, Â q)   = (d, G T'd) */
+    AqAq = KSPCABiCGStabDenseDot(nb, Td, GTd);                          /* (Âq, Âq)   = (T'd, G T'd) */
+    PetscCall(CAKrylovKSPCheckCoefficient(ksp, AqAq, "(Aq, Aq)"));      /* Â q = 0 with q != 0 */
     if (ksp->reason) break;
     omega = qAq / AqAq; /* line 15 */
     PetscCall(CAKrylovKSPCheckCoefficient(ksp, omega, "omega"));
@@ -779,7 +804,7 @@ static PetscErrorCode KSPCABiCGStabInnerIterations(KSP ksp, KSPCABiCGStabOuter *
     if (!counted) PetscCall(KSPCABiCGStabNextIteration(ksp));
     counted = PETSC_FALSE;
     if (wantnorm) { /* line 18: ||r|| = (c, G c)^{1/2} when the Gram matrix resolves it; else the next one will */
-      resolved = KSPCABiCGStabGramResolved(nb, G, c, cab->Gc, &rr);
+      resolved = KSPCABiCGStabGramResolved(nb, G, c, cab->isupp, cab->Gc, &rr);
       if (resolved) rr = PetscSqrtReal(rr);
       else if (PetscIsInfOrNanReal(rr)) ksp->reason = KSP_DIVERGED_NANORINF;
       else o->test_pending = PETSC_TRUE;
@@ -820,7 +845,7 @@ static PetscErrorCode KSPCABiCGStabAdaptS(KSP ksp, KSPCABiCGStabOuter *o)
   PetscReal       rr, amplification;
 
   PetscFunctionBegin;
-  if (KSPCABiCGStabGramResolved(nb, G, c, cab->Gc, &rr)) amplification = KSPCABiCGStabCoordinateScale(nb, G, c) / PetscSqrtReal(rr);
+  if (KSPCABiCGStabGramResolved(nb, G, c, cab->isupp, cab->Gc, &rr)) amplification = KSPCABiCGStabCoordinateScale(nb, G, c) / PetscSqrtReal(rr);
   else amplification = PETSC_MAX_REAL;
   PetscCall(PetscInfo(ksp, "Outer iteration %" PetscInt_FMT ", s_k = %" PetscInt_FMT ": coordinate amplification of r %g\n", o->k, o->sk, (double)amplification));
   if (amplification > 1.0 / PetscSqrtReal(PETSC_MACHINE_EPSILON) && o->sk > 1) {
@@ -989,7 +1014,7 @@ static PetscErrorCode KSPCABiCGStabFreeStorage(KSP ksp)
   if (!cab->V_shared) PetscCall(PetscFree(cab->W));
   PetscCall(PetscFree5(cab->Tp, cab->GG, cab->coef, cab->Ta, cab->d));
   PetscCall(PetscFree2(cab->packed, cab->gram_work));
-  PetscCall(PetscFree3(cab->Td, cab->GTd, cab->Gc));
+  PetscCall(PetscFree4(cab->Td, cab->GTd, cab->Gc, cab->isupp));
   cab->s_alloc = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1055,7 +1080,7 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
   PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work));
-  PetscCall(PetscMalloc3(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc));
+  PetscCall(PetscMalloc4(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc, 2 * nb, &cab->isupp));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -69,6 +69,7 @@ typedef struct {
   PetscScalar *packed;                                                                                         /* nb + nb (nb+1)/2: g and the upper triangle of G, the reduced message */
   PetscScalar *coef;                                                                                           /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
   PetscScalar *Ta, *d, *Td, *GTd, *Gc;                                                                         /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
+  PetscInt    *isupp;                                                                                          /* 2 nb: supports of coordinate vectors (KSPCABiCGStabSupport()) */
   PetscReal    theta[2 * KSPCABICGSTAB_S_MAX], gamma[2 * KSPCABICGSTAB_S_MAX], sigma[2 * KSPCABICGSTAB_S_MAX]; /* basis recurrence */
   PetscReal    mono_scale;                                                                                     /* the monomial basis's gamma: a power of 2 near the ||Â|| the last Gram matrix measured (1 before) */
 
