@@ -99,6 +99,7 @@ static PetscErrorCode SolveOnce(const Method *m, Mat A, Vec b, Vec x, const char
 
 int main(int argc, char **argv)
 {
+  PetscBool          helponly;
   MPI_Comm           comm;
   PetscInt           n = 32, runs = 5, pc = 0, its[NMETHODS] = {0};
   PetscReal          rtol                        = 1e-8, nnz, total[NMETHODS][64], setup[NMETHODS][64], periter[NMETHODS][64], predicted[NFIXED][64], mpred[NFIXED];
@@ -123,6 +124,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per method to this file", NULL, csvname, csvname, sizeof(csvname), &csvset));
   PetscCall(PetscOptionsString("-label", "The first CSV column", NULL, label, label, sizeof(label), NULL));
   PetscOptionsEnd();
+  PetscCall(BenchHelpOnly(&helponly));
+  if (helponly) {
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCheck(runs >= 1 && runs <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs must be in 1..64");
   PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
   for (PetscInt r = 0; r < runs; r++)

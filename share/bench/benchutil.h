@@ -30,6 +30,15 @@ static inline PetscErrorCode BenchLaplacian(MPI_Comm comm, PetscInt n, DM *da, M
   PetscFunctionReturn(0);
 }
 
+/* -help: the options were printed by the options block just read; a benchmark then stops instead of running (some run
+   for many minutes and allocate gigabytes) */
+static inline PetscErrorCode BenchHelpOnly(PetscBool *help)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasHelp(NULL, help));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #define BENCH_MAX_METHODS 16
 
 /* Inside the program's PetscOptionsBegin()/End(): -methods a,b,... among the nmethods name[] of its table; selected[k] for

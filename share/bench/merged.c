@@ -228,6 +228,7 @@ static PetscErrorCode PairedRatio(PetscInt runs, PetscReal **t, PetscInt m, Pets
 
 int main(int argc, char **argv)
 {
+  PetscBool    helponly;
   MPI_Comm     comm;
   PetscMPIInt  size;
   DM           da;
@@ -260,6 +261,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-stream", "Measure the STREAM triad", NULL, stream, &stream, NULL));
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per method to this file", NULL, csvname, csvname, sizeof(csvname), &csvset));
   PetscOptionsEnd();
+  PetscCall(BenchHelpOnly(&helponly));
+  if (helponly) {
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " must be >= 2", n);
   PetscCheck(its >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its %" PetscInt_FMT " must be >= 1", its);
   PetscCheck(runs >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs %" PetscInt_FMT " must be >= 1", runs);

@@ -273,6 +273,7 @@ static PetscErrorCode LayoutStudy(Mat A, PetscInt n, PetscInt m, PetscReal mbyte
 
 int main(int argc, char **argv)
 {
+  PetscBool      helponly;
   MPI_Comm       comm;
   PetscMPIInt    size;
   DM             da;
@@ -311,6 +312,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per (m, method) to this file", NULL, csvname, csvname, sizeof(csvname), NULL));
   PetscCall(PetscOptionsString("-layout_csv", "Append one CSV row per m of the layout study to this file", NULL, laycsvname, laycsvname, sizeof(laycsvname), NULL));
   PetscOptionsEnd();
+  PetscCall(BenchHelpOnly(&helponly));
+  if (helponly) {
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   if (breakdown) PetscCall(PetscLogDefaultBegin());
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-n %" PetscInt_FMT " must be >= 2", n);
   PetscCheck(its >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-its %" PetscInt_FMT " must be >= 1", its);

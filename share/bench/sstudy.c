@@ -25,6 +25,8 @@ profiling-interface counter (communicators of more than one rank; 1 rank: not co
 #include "reductioncounter.h"
 /* The study problems (StudyProblemCreate()) */
 #include "stencil.h"
+/* BenchHelpOnly() */
+#include "benchutil.h"
 
 /* The cabicgstab lines of -ksp_view (from "type:" to KSPView()'s "maximum iterations="), '#'-prefixed */
 static PetscErrorCode CabView(KSP ksp)
@@ -146,6 +148,7 @@ static PetscErrorCode PrintRow(FILE *csv, const char *problem, PetscInt n, Petsc
 
 int main(int argc, char **argv)
 {
+  PetscBool    helponly;
   DM           da;
   Mat          A;
   Vec          b, x;
@@ -189,6 +192,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-ksp_rtol", "Relative tolerance", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsString("-pc_type", "Preconditioner of every solve (jacobi: Gershgorin-safe for the bottom policy)", NULL, pctype, pctype, sizeof(pctype), NULL));
   PetscOptionsEnd();
+  PetscCall(BenchHelpOnly(&helponly));
+  if (helponly) {
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim must be 2 or 3");
   PetscCheck(ns > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-s_list is empty");
 
