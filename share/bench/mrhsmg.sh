@@ -14,18 +14,27 @@
 # the bottom solves' reductions and time (the bottom report). Repeated RUNS times, alternating the variants; medians and
 # the spread (max/min - 1) of the times.
 #   share/bench/mrhsmg.sh PMPI_LIB EX3 [-nodes "0 1024 4096 16384"] [-m "1 8 16"] [-runs 5] [-n 33] [-levels 4]
-#                         [-halo "krasnopolsky none"]
+#                         [-halo "krasnopolsky none"] [-smoother petsc|chebyjacobi]
 # Writes share/bench/results/mrhsmg.txt and mrhsmg.csv. -halo: the halo models of the simulated points (column halo):
 # krasnopolsky (the global reductions and every halo receive delayed, Krasnopolsky's T_G and T_L; the default's first),
 # none (the reductions only). The simulator delays nothing else: a planning instrument, not a large machine.
+# -smoother: PCMG's level smoothers in every variant alike: petsc (PETSc's default, Chebyshev with SOR, which
+# KSPMatSolve() applies to a block column by column) or chebyjacobi (this library's PCCHEBYJACOBI under richardson,
+# -mg_levels_ksp_type richardson -mg_levels_pc_type chebyjacobi: one fused pass over the rows per step, column by column
+# as well).
 set -eu -o pipefail
 lib=$1 ex3=$2
 shift 2
 . "$(dirname "$0")/common.sh"
 need_program "PMPI_LIB EX3 [-nodes LIST] [-m LIST] [-runs R] [-n N] [-levels L]" "$ex3"
-nodes="0 1024 4096 16384" m="1 8 16" runs=5 n=33 levels=4 halo="krasnopolsky none"
+nodes="0 1024 4096 16384" m="1 8 16" runs=5 n=33 levels=4 halo="krasnopolsky none" smoother=petsc
 [ -n "$quick" ] && nodes="0 4096" m="8" runs=3
-options "nodes m runs n levels halo" "$@"
+options "nodes m runs n levels halo smoother" "$@"
+case $smoother in
+  petsc) smoother_args="" ;;
+  chebyjacobi) smoother_args="-mg_levels_ksp_type richardson -mg_levels_pc_type chebyjacobi" ;;
+  *) echo "$0: -smoother $smoother: petsc or chebyjacobi" >&2; exit 2 ;;
+esac
 outputs mrhsmg
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -51,7 +60,7 @@ run() {
   CAKPMPI_MODEL=$model CAKPMPI_NODES=$((p > 0 ? p : 1)) CAKPMPI_OUTPUT=$tmp/stats \
     mpiexec --oversubscribe -n 2 -x LD_PRELOAD="$lib" -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_OUTPUT "${env[@]}" \
     "$ex3" -dim 3 -n "$n" -nrhs "$cols" -compare 0 -pc_type mg -pc_mg_levels "$levels" -pc_mg_galerkin pmat \
-    $(variant_args "$v") -pc_mg_bottom_report -log_view > "$tmp/out"
+    $(variant_args "$v") $smoother_args -pc_mg_bottom_report -log_view > "$tmp/out"
   # converged: every column within 1.01 rtol (the block types' columns), or PETSc's bcgs's reason for all (its updated
   # residual may end above rtol in b - A x, which the verdict of ex3 would count)
   grep -q -E "every column's true residual <= 1.01 rtol \|\|b\|\|: yes|reports one converged reason for the block: CONVERGED" "$tmp/out" || { echo "$v, p = $p, m = $cols: a column did not converge" >&2; exit 1; }
@@ -63,7 +72,7 @@ run() {
 }
 
 {
-  echo "# multigrid for m right-hand sides: tutorials/ex3 -dim 3 -n $n, PCMG $levels levels (Galerkin), 2 ranks; $(machine)"
+  echo "# multigrid for m right-hand sides: tutorials/ex3 -dim 3 -n $n, PCMG $levels levels (Galerkin), smoothers: $smoother${smoother_args:+ ($smoother_args)}, 2 ranks; $(machine)"
   echo "# nodes = 0: no simulation; else the reductions delayed as on p nodes (Krasnopolsky's model), with halo krasnopolsky every halo receive too (his T_L); $runs runs each, alternating"
   echo "nodes,halo,m,variant,solve_s,cycles,bottom_solves,bottom_reductions,bottom_s,bottom_halo"
   for p in $nodes; do
