@@ -11,8 +11,10 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -reset : with -count_reductions, KSPReset() and the same V-cycles again (the bottom solver and its report after it)\n\
   -check_s : with -count_reductions and the policy's cabicgstab, whether s after the V-cycles is what the policy promises:\n\
              the most iterations of a bottom solve plus one (at least 4, at most 10), or -mg_coarse_ksp_cabicgstab_s\n\
-  -block <m> : with -count_reductions and -check_s, then as many V-cycles on m columns at once (PCMatApply(): a block\n\
+  -block <m> : with -count_reductions, after a new setup as many V-cycles on m columns at once (PCMatApply(): a block\n\
                bottom solve, KSPMatSolve()) and whether s follows them: the most iterations of a bottom solve, no more\n\
+  -block_fallback : with -block, a convergence test of the program's on the bottom KSP: the block cabicgstab solves the\n\
+               block column by column, still one bottom solve in the report, and s is then the most plus one\n\
   -retype <type> : with -count_reductions, KSPSetType() on the coarse KSP after the first solve (the program's method)\n\
   -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
   -print_bottom : print the bottom KSP after the solve (method, PC; s and basis of cabicgstab)\n\
@@ -302,7 +304,7 @@ static PetscErrorCode BottomSolverReductions(PC pc, PetscInt *n)
 }
 
 /* s of the policy's cabicgstab bottom solver after bottom solves of at most itsmax iterations (of any rank that runs it):
-   itsmax + 1 after a solve of one right-hand side, itsmax after a block solve, at least 4 and at most 10; the option's s
+   itsmax + 1 if a solve of one right-hand side came since the setup, itsmax after block solves only, at least 4 and at most 10; the option's s
    where -mg_coarse_ksp_cabicgstab_s gave one */
 static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax, PetscBool block)
 {
@@ -320,17 +322,39 @@ static PetscErrorCode CheckAdaptedS(PC pc, PetscInt itsmax, PetscBool block)
   PetscFunctionReturn(0);
 }
 
-/* V-cycles on m columns at once (PCMatApply(): one block bottom solve each, KSPMatSolve()) after single ones of at most
-   itsmax bottom iterations: each is one bottom solve in the report, of the iterations of its slowest column (the bottom
-   KSP's count), and s follows them */
-static PetscErrorCode BlockCycles(PC pc, PetscInt cycles, PetscInt m, PetscInt itsmax)
+/* KSPConvergedDefault() set as the program's own test: the same iterates, but the block cabicgstab then solves a block
+   column by column (KSPSolve() per column) */
+static PetscErrorCode ConvergedAsDefault(KSP ksp, PetscInt it, PetscReal rnorm, KSPConvergedReason *reason, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(KSPConvergedDefault(ksp, it, rnorm, reason, ctx));
+  PetscFunctionReturn(0);
+}
+
+/* After a new setup, V-cycles on m columns at once (PCMatApply(): one block bottom solve each, KSPMatSolve()): each is
+   one bottom solve in the report, of the iterations of its slowest column (the bottom KSP's count), and s follows them:
+   the most iterations while all bottom solves since the setup were block solves, plus one where the block went column
+   by column (fallback: the program's own convergence test on the bottom KSP) */
+static PetscErrorCode BlockCycles(KSP ksp, PC pc, PetscInt cycles, PetscInt m, PetscBool fallback)
 {
   PCMGBottomReport before, report;
   Mat              A, B, X;
-  PetscInt         nloc, iterations = 0;
+  PetscInt         nloc, iterations = 0, itsmax = 0;
   PetscRandom      rnd;
 
   PetscFunctionBegin;
+  PetscCall(KSPReset(ksp)); /* no bottom solve of one right-hand side since the setup */
+  PetscCall(KSPSetUp(ksp));
+  if (fallback) {
+    KSP   bottom;
+    void *ctx;
+
+    PetscCall(GetBottomKSP(pc, &bottom, NULL));
+    if (bottom) {
+      PetscCall(KSPConvergedDefaultCreate(&ctx));
+      PetscCall(KSPSetConvergenceTest(bottom, ConvergedAsDefault, ctx, KSPConvergedDefaultDestroy));
+    }
+  }
   PetscCall(PCGetOperators(pc, &A, NULL));
   PetscCall(MatGetLocalSize(A, &nloc, NULL));
   PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), nloc, PETSC_DECIDE, PETSC_DETERMINE, m, NULL, &B));
@@ -347,8 +371,9 @@ static PetscErrorCode BlockCycles(PC pc, PetscInt cycles, PetscInt m, PetscInt i
     itsmax = PetscMax(itsmax, bits);
   }
   PetscCall(PCMGGetBottomReport(pc, &report));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "block V-cycles: one bottom solve each, of the block's iterations (the reported and the coarse KSP's): %s\n", report.solves - before.solves == cycles && report.iterations - before.iterations == iterations ? "yes" : "NO"));
-  PetscCall(CheckAdaptedS(pc, itsmax, PETSC_TRUE));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "block V-cycles%s: one bottom solve each, of the block's iterations (the reported and the coarse KSP's): %s\n", fallback ? " solved column by column" : "",
+                        report.solves - before.solves == cycles && report.iterations - before.iterations == iterations ? "yes" : "NO"));
+  PetscCall(CheckAdaptedS(pc, itsmax, fallback ? PETSC_FALSE : PETSC_TRUE));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&B));
@@ -356,7 +381,7 @@ static PetscErrorCode BlockCycles(PC pc, PetscInt cycles, PetscInt m, PetscInt i
 }
 
 /* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
-static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s, const char retype[], PetscInt block)
+static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s, const char retype[])
 {
   PCMGBottomReport before, report;
   Vec              x, b;
@@ -411,7 +436,6 @@ static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool che
     if (!telescope)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "global reductions in the bottom solves, counted by MPI and the bottom solver's own (Gram matrices, checks): %s\n", (PetscInt)(report.reductions - before.reductions) == own_after - own ? "same" : "DIFFERENT"));
     PetscCall(CheckAdaptedS(pc, itsmax, PETSC_FALSE));
-    if (block) PetscCall(BlockCycles(pc, cycles, block, itsmax));
   }
   PetscCall(CountBottomHalo(pc));
   PetscFunctionReturn(0);
@@ -460,7 +484,7 @@ int main(int argc, char **argv)
   PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0, block = 0;
   PetscReal        shift      = 0.0;
   char             bottom[64] = "", code_type[64] = "", retype[64] = "";
-  PetscBool        print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, check_s = PETSC_FALSE, ismg;
+  PetscBool        block_fallback = PETSC_FALSE, print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, check_s = PETSC_FALSE, ismg;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(CAKrylovInitializePackage());
@@ -477,7 +501,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-shift", "Add this (times 1/h^2) to the operator's diagonal", NULL, shift, &shift, NULL));
   PetscCall(PetscOptionsBool("-reset", "KSPReset() and the V-cycles again", NULL, reset, &reset, NULL));
   PetscCall(PetscOptionsBool("-check_s", "Whether s of the policy's cabicgstab follows the bottom solves", NULL, check_s, &check_s, NULL));
-  PetscCall(PetscOptionsInt("-block", "With -check_s, V-cycles on this many columns at once after the single ones", NULL, block, &block, NULL));
+  PetscCall(PetscOptionsInt("-block", "With -count_reductions, V-cycles on this many columns at once after a new setup", NULL, block, &block, NULL));
+  PetscCall(PetscOptionsBool("-block_fallback", "With -block, the bottom KSP's own convergence test (its block goes column by column)", NULL, block_fallback, &block_fallback, NULL));
   PetscCall(PetscOptionsString("-retype", "KSPSetType() on the coarse KSP after the first solve", NULL, retype, retype, sizeof(retype), NULL));
   PetscCall(PetscOptionsString("-code_ksp_type", "KSPSetType() on the coarse KSP in code", NULL, code_type, code_type, sizeof(code_type), NULL));
   PetscCall(PetscOptionsInt("-code_max_it", "KSPSetTolerances() on the coarse KSP in code", NULL, code_max_it, &code_max_it, NULL));
@@ -528,15 +553,16 @@ int main(int argc, char **argv)
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
 
   if (cycles) {
-    PetscCall(CountCycles(ksp, pc, cycles, check_s, retype, block));
+    PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
     if (reset) { /* the same PCMG set up again: the bottom solver and the report must follow it */
       PetscCall(KSPReset(ksp));
       PetscCall(KSPSetUp(ksp));
       ncomputed = 0;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPReset() and KSPSetUp():\n"));
-      PetscCall(CountCycles(ksp, pc, cycles, check_s, retype, block));
+      PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
       PetscCall(PrintBottom(pc));
     }
+    if (block) PetscCall(BlockCycles(ksp, pc, cycles, block, block_fallback));
   } else {
     KSPConvergedReason reason;
     Mat                A;
@@ -697,11 +723,12 @@ int main(int argc, char **argv)
       args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 2 -print_report -check_s
       filter: grep -v -i "time in" | sed -E -e "/cycles:|iterations:|reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
-   # then V-cycles on 4 columns at once (PCMatApply(): block bottom solves), after which s is their most iterations
+   # then, after a new setup, V-cycles on 4 columns at once (PCMatApply(): block bottom solves), after which s is their
+   # most iterations; with -block_fallback the block goes column by column and the one more is back
    test:
       suffix: reductions_dim3_block
       nsize: 2
-      args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 3 -check_s -block 4
+      args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 3 -check_s -block 4 -block_fallback {{0 1}separate output}
       filter: sed -E -e "/reductions in/s/[0-9]+([.][0-9]+)?/N/g"
 
    # the same PCMG set up again after KSPReset(): the policy reaches the bottom KSP again (with agglomeration a new KSP

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   PetscCall(BenchHelpOnly(&helponly));
   if (helponly) {
+    for (PetscInt i = 0; i < 8; i++) PetscCall(PetscFree(given[i]));
     PetscCall(PetscFinalize());
     return 0;
   }

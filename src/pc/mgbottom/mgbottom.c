@@ -74,7 +74,10 @@ typedef struct {
   PCMGBottomBasis    basisset;
   PetscBool          adapts;  /* the policy's Chebyshev basis with no s from the options: s follows the solves (PCMGBottomAdaptS()) */
   PetscInt           itsmax;  /* ... the most iterations of a bottom solve since the setup */
-  PetscInt           columns; /* right-hand sides of the bottom solve in progress (m of a KSPMatSolve(), 1 of a KSPSolve()) */
+  PetscBool          single;  /* ... a bottom solve of one right-hand side since the setup (PCMGBottomWithMargin()) */
+  PetscInt           columns; /* right-hand sides of the bottom solve in progress solved together (m of a block KSPMatSolve(), else 1) */
+  PetscBool          inblock; /* in KSPMatSolve_MGBottom(): a KSPSolve() now is one column of the block's fallback */
+  PetscBool          nested;  /* ... and one ran: the block went column by column */
   PetscBool          autoits; /* a KSPAUTOBCGS bottom on the policy's interval: told the iterations to expect (PCMGBottomAdaptIterations()) */
   KSP                krylov;  /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
   /* the report, this rank's numbers */
@@ -144,7 +147,7 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
 
 /*
    s of the policy's Chebyshev bottom solver follows its solves: after each, s is the most iterations a bottom solve took
-   since the setup, plus one after a solve of one right-hand side, at least 4 and at most 10. A basis of 2s + 1 vectors costs 2s operator applications (each a
+   since the setup, plus one if a solve of one right-hand side came since then, at least 4 and at most 10. A basis of 2s + 1 vectors costs 2s operator applications (each a
    halo exchange), and with m columns a Gram message of m (4s + 1)(2s + 2) numbers, whatever the solve then needs:
    a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7 used, at s = 4 it builds 9, with the same one
    reduction; 16 columns of 7 iterations at s = 10 reduce 115 KB, at s = 7 59 KB (0.2 ms more per solve in Krasnopolsky's
@@ -152,17 +155,19 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
    iteration (a second reduction) makes the next ones take one again. The one more: the bottom solves' iterations grow
    over the V-cycles as the coarse residual loses its smooth part (7, 7, 7, 7, 8, 9, 10, 10, 10 in the bottom study's
    Helmholtz multigrid, one at a time), and a solve that outruns s pays a second reduction and a second whole basis,
-   where s one larger costs two operator applications. Not after a block solve (KSPMatSolve() of m columns, PCMG's
-   PCMatApply()): its iterations are those of its slowest column, and a second outer iteration carries only the columns
-   that outran s (the others have converged and build no basis), so it costs their bases and one reduction of their
-   smaller Gram matrices, where s one larger costs every column two operator applications and every solve a larger
-   Gram message (tutorials/ex3 with PCMG, 16 columns of 6 or 7 iterations, p = 4096 simulated: the bottom solves 8 %
-   faster at s = 7 than at s = 8; share/bench/RESULTS.md). A program that changed s (KSPCABiCGStabSetS()) or the method
-   since keeps its own: the policy stops adapting.
+   where s one larger costs two operator applications. Not while every bottom solve since the setup was a block solve
+   (KSPMatSolve() of m columns together, PCMG's PCMatApply()): its iterations are those of its slowest column, and a
+   second outer iteration carries only the columns that outran s (the others have converged and build no basis), so it
+   costs their bases and one reduction of their smaller Gram matrices, where s one larger costs every column two
+   operator applications and every solve a larger Gram message (tutorials/ex3 with PCMG, 16 columns of 6 or 7
+   iterations, p = 4096 simulated: the bottom solves 5 % faster; share/bench/RESULTS.md). Once a solve of one
+   right-hand side came (PCApply(), a block's last batch of one column, a block solved column by column) the one more
+   holds until the next setup, so that s does not move between solves. A program that changed s
+   (KSPCABiCGStabSetS()) or the method since keeps its own: the policy stops adapting.
 */
-static PetscInt PCMGBottomWithMargin(PetscInt itsmax, PetscInt columns)
+static PetscInt PCMGBottomWithMargin(PetscInt itsmax, PetscBool single)
 {
-  return columns > 1 ? itsmax : itsmax + 1;
+  return single ? itsmax + 1 : itsmax;
 }
 
 static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its)
@@ -178,7 +183,7 @@ static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   bottom->itsmax = PetscMax(bottom->itsmax, its);
-  need           = PCMGBottomWithMargin(bottom->itsmax, bottom->columns);
+  need           = PCMGBottomWithMargin(bottom->itsmax, bottom->single);
   s              = PetscMax(4, PetscMin(need, PCMGBOTTOM_CHEBYSHEV_S));
   if (s != now) PetscCall(KSPCABiCGStabSetS(ksp, s));
   bottom->basisset.s = s;
@@ -186,8 +191,8 @@ static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its
 }
 
 /* The bottom solves' iterations to expect, as the policy's own s follows them (PCMGBottomAdaptS()): 10 before the first
-   solve after a setup, then after each solve that took more iterations than any before itsmax + 1 (itsmax after a
-   block solve) up to 10, and itsmax beyond; a KSPAUTOBCGS bottom predicts again from the costs it measured and changes s or its type only when its
+   solve after a setup, then after each solve that took more iterations than any before itsmax + 1 (itsmax while all
+   were block solves) up to 10, and itsmax beyond; a KSPAUTOBCGS bottom predicts again from the costs it measured and changes s or its type only when its
    choice changes */
 static PetscErrorCode PCMGBottomAdaptIterations(PCMGBottom *bottom, KSP ksp, PetscInt its)
 {
@@ -201,7 +206,7 @@ static PetscErrorCode PCMGBottomAdaptIterations(PCMGBottom *bottom, KSP ksp, Pet
   }
   if (its <= bottom->itsmax) PetscFunctionReturn(PETSC_SUCCESS);
   bottom->itsmax = its;
-  PetscCall(KSPAutoBCGSSetIterations(ksp, (PetscReal)(its > PCMGBOTTOM_CHEBYSHEV_S ? its : PetscMin(PCMGBottomWithMargin(its, bottom->columns), PCMGBOTTOM_CHEBYSHEV_S))));
+  PetscCall(KSPAutoBCGSSetIterations(ksp, (PetscReal)(its > PCMGBOTTOM_CHEBYSHEV_S ? its : PetscMin(PCMGBottomWithMargin(its, bottom->single), PCMGBOTTOM_CHEBYSHEV_S))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -211,6 +216,7 @@ static PetscErrorCode PCMGBottomPreSolve(KSP coarse, Vec b, Vec x, void *ctx)
 
   PetscFunctionBegin;
   (void)coarse, (void)b, (void)x;
+  if (bottom->inblock) PetscFunctionReturn(PETSC_SUCCESS); /* a column of a block measured as one bottom solve */
   bottom->columns = 1;
   bottom->rstart  = PCMGBottomReductionCount();
   bottom->hstart  = PCMGBottomHaloCount();
@@ -227,6 +233,10 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
 
   PetscFunctionBegin;
   (void)b, (void)x;
+  if (bottom->inblock) { /* a column of a block measured as one bottom solve (KSPMatSolve_MGBottom()) */
+    bottom->nested = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscTime(&t));
   if (krylov) PetscCall(KSPGetIterationNumber(krylov, &its));
   bottom->stats.solves++;
@@ -234,21 +244,30 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   bottom->stats.bottomtime += t - bottom->tstart;
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
   bottom->stats.halo += PCMGBottomHaloCount() - bottom->hstart;
+  if (bottom->columns == 1) bottom->single = PETSC_TRUE;
   if (bottom->adapts && krylov) PetscCall(PCMGBottomAdaptS(bottom, krylov, its));
   if (bottom->autoits && krylov) PetscCall(PCMGBottomAdaptIterations(bottom, krylov, its));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A block bottom solve (KSPMatSolve() of PCMG's PCMatApply() on m columns) is measured as one bottom solve: KSPMatSolve()
-   calls no pre- and post-solve functions */
+   calls no pre- and post-solve functions, and the KSPSolve()s of a block solved column by column (the block solver's
+   fallback, -info says why) are its columns. Its iterations: the bottom KSP's after the block, its slowest column's.
+   The columns were solved together unless the block went column by column or through the policy's PCTELESCOPE (which
+   applies itself to one column at a time, without pre- and post-solve functions on its KSP) */
 static PetscErrorCode KSPMatSolve_MGBottom(KSP coarse, Mat B, Mat X)
 {
   PCMGBottom *bottom = (PCMGBottom *)coarse->prectx;
+  PetscInt    m;
 
   PetscFunctionBegin;
   PetscCall(PCMGBottomPreSolve(coarse, NULL, NULL, bottom));
-  PetscCall(MatGetSize(B, NULL, &bottom->columns));
+  PetscCall(MatGetSize(B, NULL, &m));
+  bottom->inblock = PETSC_TRUE;
+  bottom->nested  = PETSC_FALSE;
   PetscCall(bottom->matsolve(coarse, B, X));
+  bottom->inblock = PETSC_FALSE;
+  bottom->columns = bottom->nested || bottom->agglomerated ? 1 : m;
   PetscCall(PCMGBottomPostSolve(coarse, NULL, NULL, bottom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -329,7 +348,7 @@ static PetscErrorCode PCMGBottomAutoSpectrum(PCMGBottom *bottom, KSP ksp, PetscR
     bottom->autoits = given ? PETSC_FALSE : PETSC_TRUE;
     if (bottom->autoits) PetscCall(KSPAutoBCGSSetIterations(ksp, PCMGBOTTOM_CHEBYSHEV_S));
     PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "its Chebyshev candidates on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator, no estimate (the policy's cabicgstab choice among them), %s", (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R),
-                            bottom->autoits ? "its predictions for bottom solves of the most iterations since the setup (plus one after a solve of one right-hand side), 10 at the first and at most 10 unless more were taken" : "the iterations of -ksp_autobcgs_iterations"));
+                            bottom->autoits ? "its predictions for bottom solves of the most iterations since the setup (plus one if a solve of one right-hand side came since then), 10 at the first and at most 10 unless more were taken" : "the iterations of -ksp_autobcgs_iterations"));
   } else {
     PetscCall(KSPAutoBCGSSetSpectrum(ksp, 0.0, 0.0));
     PetscCall(PetscStrncpy(bottom->basis, "its Chebyshev candidates with a spectrum estimate (no safe Gershgorin interval)", sizeof(bottom->basis)));
@@ -370,6 +389,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   bottom->adapts   = PETSC_FALSE;
   bottom->autoits  = PETSC_FALSE;
   bottom->itsmax   = 0;
+  bottom->single   = PETSC_FALSE;
   PetscCall(PetscStrcmp(bottom->ksptype, KSPCABICGSTAB, &iscab));
   PetscCall(PetscStrcmp(bottom->ksptype, KSPAUTOBCGS, &isauto));
   if (!(iscab || isauto) || !bottom->ownsmethod) PetscFunctionReturn(PETSC_SUCCESS); /* the same on all ranks */
@@ -395,7 +415,7 @@ static PetscErrorCode PCMGBottomChooseBasis(PCMGBottom *bottom, KSP coarse, KSP 
   if (safe) {
     PetscCall(PCMGBottomSetChebyshev(ksp));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PetscMax(0.0, 1.0 - R), 1.0 + R));
-    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then the most iterations of a solve since the setup, plus one after a solve of one right-hand side (at least 4, at most %d), no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (all radii %s 1)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "<" : "<="));
+    PetscCall(PetscSNPrintf(bottom->basis, sizeof(bottom->basis), "chebyshev, s = %d at the first solve, then the most iterations of a solve since the setup, plus one if a solve of one right-hand side came since then (at least 4, at most %d), no telescoping, on the Gershgorin interval [%.3g, %.3g] of the Jacobi-preconditioned operator (all radii %s 1)", PCMGBOTTOM_CHEBYSHEV_S, PCMGBOTTOM_CHEBYSHEV_S, (double)PetscMax(0.0, 1.0 - R), (double)(1.0 + R), R < 1.0 ? "<" : "<="));
   } else { /* monomial, s = 4, no telescoping (PCMGBottomSetType() set the Chebyshev ones before the setup; a new s is allocated at the first solve) */
     PetscCall(KSPCABiCGStabSetBasis(ksp, KSP_CABICGSTAB_BASIS_MONOMIAL));
     PetscCall(KSPCABiCGStabSetSpectrum(ksp, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -845,7 +865,7 @@ PetscErrorCode PCMGBottomRegister(void)
    When R <= 1 (the usual coarse Laplacian, Dirichlet or periodic, has R = 1) the bottom solver
    is the Chebyshev basis on [1 - R, 1 + R] without telescoping, so a bottom solve of at most s iterations is one
    global reduction, at s = 10 for the first solve and then at the most iterations of a bottom solve since the setup,
-   plus one after a solve of one right-hand side (at least 4, at most 10; a block solve's second outer iteration
+   plus one if a solve of one right-hand side came since then (at least 4, at most 10; a block solve's second outer iteration
    carries only its columns that outran s): a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
    bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the monomial basis at s = 4 without
    s-telescoping (which never saves a reduction, only the operator applications of a solve shorter than s). The report says
@@ -884,7 +904,7 @@ M*/
   The policy, applied when the `PCMG` is set up: residual reduced by a relative factor (default 1e-4, see
   `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
   `KSPCABICGSTAB`, the Chebyshev basis on the Gershgorin interval of the coarse operator when that is safe, at s = 10
-  for the first bottom solve and then at the most iterations of a bottom solve, plus one after a solve of one
+  for the first bottom solve and then at the most iterations of a bottom solve, plus one if a solve of one
   right-hand side (at least 4, at most 10).
   It replaces only `PCMG`'s own choices: the method, rtol, max_it or `PC` that the program set on the coarse `KSP`
   (`PCMGGetCoarseSolve()`), before or after this call, stay the program's. PETSc's `-mg_coarse_` options are read
