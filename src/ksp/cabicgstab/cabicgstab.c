@@ -286,9 +286,11 @@ static PetscErrorCode KSPCABiCGStabBuildT(KSP_CABiCGStab *cab, PetscInt sk)
    The coordinate vectors of p, r and q in the basis [P, R] fill in from the front of each of its two blocks (by inner
    iteration j about 2j + 1 of P's entries and 2j of R's), so early in an outer iteration most of them are exact
    zeros. The products with the Gram matrix G below take only the columns k where x_k != 0 and compute only the rows
-   that are read: each term G_ik x_k left out is an exact zero (G is finite where the iteration goes on), so every sum
-   has the bits of the sum over all n, in the same order, for about a third of the multiply-adds over an outer iteration.
+   that are read: each term G_ik x_k left out is an exact zero (G is finite where the iteration goes on), so every
+   sum has the bits of the sum over all n, in the same order, for about a third of the multiply-adds over an outer
+   iteration.
 */
+
 /* The indices i < n, in increasing order, where x_i != 0 or (y given) y_i != 0; returns their number */
 static PetscInt KSPCABiCGStabSupport(PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscInt *idx)
 {
@@ -346,7 +348,8 @@ static PetscReal KSPCABiCGStabCoordinateScale(PetscInt nb, const PetscScalar *G,
 /*
    Is the squared norm (x, G x) of the vector [P, R] x resolved by the Gram matrix? Its rounding error is of the order
    of eps (sum_i |x_i| ||y_i||)^2, with ||y_i|| = G_ii^{1/2}; below a safe multiple of that, the value (even its sign) is
-   noise. Sets idx (n entries) to the support of x, Gx = G x (in the rows where x_i != 0, the only ones (x, G x) reads; 0 in the others) and *xGx = (x, G x).
+   noise. Sets idx (n entries) to the support of x, Gx = G x (in the rows where x_i != 0, the only ones (x, G x) reads;
+   0 in the others) and *xGx = (x, G x).
 */
 #define KSPCABICGSTAB_GRAM_RESOLUTION (16.0 * PETSC_MACHINE_EPSILON)
 static PetscBool KSPCABiCGStabGramResolved(PetscInt n, const PetscScalar *G, const PetscScalar *x, PetscInt *idx, PetscScalar *Gx, PetscReal *xGx)

@@ -72,14 +72,14 @@ typedef struct {
   PetscBool          renew;        /* ... reset since: to be made anew at the next setup (PCReset_MGBottom()) */
   PetscBool          ownsmethod;   /* the policy chose the bottom KSP's method: it may choose a cabicgstab's basis */
   PCMGBottomBasis    basisset;
-  PetscBool          adapts;  /* the policy's Chebyshev basis with no s from the options: s follows the solves (PCMGBottomAdaptS()) */
-  PetscInt           itsmax;  /* ... the most iterations of a bottom solve since the setup */
-  PetscBool          single;  /* ... a bottom solve of one right-hand side since the setup (PCMGBottomWithMargin()) */
-  PetscInt           columns; /* right-hand sides of the bottom solve in progress solved together (m of a block KSPMatSolve(), else 1) */
-  PetscBool          inblock; /* in KSPMatSolve_MGBottom(): a KSPSolve() now is one column of the block's fallback */
-  PetscBool          nested;  /* ... and one ran: the block went column by column */
-  PetscBool          autoits; /* a KSPAUTOBCGS bottom on the policy's interval: told the iterations to expect (PCMGBottomAdaptIterations()) */
-  KSP                krylov;  /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
+  PetscBool          adapts;   /* the policy's Chebyshev basis with no s from the options: s follows the solves (PCMGBottomAdaptS()) */
+  PetscInt           itsmax;   /* ... the most iterations of a bottom solve since the setup */
+  PetscBool          single;   /* ... a bottom solve of one right-hand side since the setup (PCMGBottomWithMargin()) */
+  PetscBool          together; /* the bottom solve in progress solved m > 1 right-hand sides together (a block KSPMatSolve()) */
+  PetscBool          inblock;  /* in KSPMatSolve_MGBottom(): a KSPSolve() now is one column of the block's fallback */
+  PetscBool          nested;   /* ... and one ran: the block went column by column */
+  PetscBool          autoits;  /* a KSPAUTOBCGS bottom on the policy's interval: told the iterations to expect (PCMGBottomAdaptIterations()) */
+  KSP                krylov;   /* a reference to the KSP inside the policy's PCTELESCOPE (NULL on the ranks it leaves idle) */
   /* the report, this rank's numbers */
   PCMGBottomReport stats;
   PetscLogDouble   tstart, rstart, hstart;
@@ -147,10 +147,10 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
 
 /*
    s of the policy's Chebyshev bottom solver follows its solves: after each, s is the most iterations a bottom solve took
-   since the setup, plus one if a solve of one right-hand side came since then, at least 4 and at most 10. A basis of 2s + 1 vectors costs 2s operator applications (each a
-   halo exchange), and with m columns a Gram message of m (4s + 1)(2s + 2) numbers, whatever the solve then needs:
-   a bottom solve of 3 iterations at s = 10 builds 21 vectors for 7 used, at s = 4 it builds 9, with the same one
-   reduction; 16 columns of 7 iterations at s = 10 reduce 115 KB, at s = 7 59 KB (0.2 ms more per solve in Krasnopolsky's
+   since the setup, plus one if a solve of one right-hand side came since then, at least 4 and at most 10. A basis of
+   2s + 1 vectors costs 2s operator applications (each a halo exchange), and with m columns a Gram message of
+   m (4s + 1)(2s + 2) numbers, whatever the solve then needs: a bottom solve of 3 iterations at s = 10 builds 21
+   vectors for 7 used, at s = 4 it builds 9, with the same one reduction; 16 columns of 7 iterations at s = 10 reduce 115 KB, at s = 7 59 KB (0.2 ms more per solve in Krasnopolsky's
    model at p = 4096). The most since the setup, not the last: s only grows, so a solve that needed a second outer
    iteration (a second reduction) makes the next ones take one again. The one more: the bottom solves' iterations grow
    over the V-cycles as the coarse residual loses its smooth part (7, 7, 7, 7, 8, 9, 10, 10, 10 in the bottom study's
@@ -192,8 +192,8 @@ static PetscErrorCode PCMGBottomAdaptS(PCMGBottom *bottom, KSP ksp, PetscInt its
 
 /* The bottom solves' iterations to expect, as the policy's own s follows them (PCMGBottomAdaptS()): 10 before the first
    solve after a setup, then after each solve that took more iterations than any before itsmax + 1 (itsmax while all
-   were block solves) up to 10, and itsmax beyond; a KSPAUTOBCGS bottom predicts again from the costs it measured and changes s or its type only when its
-   choice changes */
+   were block solves) up to 10, and itsmax beyond; a KSPAUTOBCGS bottom predicts again from the costs it measured and
+   changes s or its type only when its choice changes */
 static PetscErrorCode PCMGBottomAdaptIterations(PCMGBottom *bottom, KSP ksp, PetscInt its)
 {
   PetscBool isauto;
@@ -217,9 +217,9 @@ static PetscErrorCode PCMGBottomPreSolve(KSP coarse, Vec b, Vec x, void *ctx)
   PetscFunctionBegin;
   (void)coarse, (void)b, (void)x;
   if (bottom->inblock) PetscFunctionReturn(PETSC_SUCCESS); /* a column of a block measured as one bottom solve */
-  bottom->columns = 1;
-  bottom->rstart  = PCMGBottomReductionCount();
-  bottom->hstart  = PCMGBottomHaloCount();
+  bottom->together = PETSC_FALSE;
+  bottom->rstart   = PCMGBottomReductionCount();
+  bottom->hstart   = PCMGBottomHaloCount();
   PetscCall(PetscTime(&bottom->tstart));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -244,7 +244,7 @@ static PetscErrorCode PCMGBottomPostSolve(KSP coarse, Vec b, Vec x, void *ctx)
   bottom->stats.bottomtime += t - bottom->tstart;
   bottom->stats.reductions += PCMGBottomReductionCount() - bottom->rstart;
   bottom->stats.halo += PCMGBottomHaloCount() - bottom->hstart;
-  if (bottom->columns == 1) bottom->single = PETSC_TRUE;
+  if (!bottom->together) bottom->single = PETSC_TRUE;
   if (bottom->adapts && krylov) PetscCall(PCMGBottomAdaptS(bottom, krylov, its));
   if (bottom->autoits && krylov) PetscCall(PCMGBottomAdaptIterations(bottom, krylov, its));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -266,8 +266,8 @@ static PetscErrorCode KSPMatSolve_MGBottom(KSP coarse, Mat B, Mat X)
   bottom->inblock = PETSC_TRUE;
   bottom->nested  = PETSC_FALSE;
   PetscCall(bottom->matsolve(coarse, B, X));
-  bottom->inblock = PETSC_FALSE;
-  bottom->columns = bottom->nested || bottom->agglomerated ? 1 : m;
+  bottom->inblock  = PETSC_FALSE;
+  bottom->together = m > 1 && !bottom->nested && !bottom->agglomerated ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PCMGBottomPostSolve(coarse, NULL, NULL, bottom));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -865,9 +865,9 @@ PetscErrorCode PCMGBottomRegister(void)
    When R <= 1 (the usual coarse Laplacian, Dirichlet or periodic, has R = 1) the bottom solver
    is the Chebyshev basis on [1 - R, 1 + R] without telescoping, so a bottom solve of at most s iterations is one
    global reduction, at s = 10 for the first solve and then at the most iterations of a bottom solve since the setup,
-   plus one if a solve of one right-hand side came since then (at least 4, at most 10; a block solve's second outer iteration
-   carries only its columns that outran s): a basis of 2s + 1 vectors costs 2s operator applications whatever the solve needs, and
-   bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the monomial basis at s = 4 without
+   plus one if a solve of one right-hand side came since then (at least 4, at most 10; a block solve's second outer
+   iteration carries only its columns that outran s): a basis of 2s + 1 vectors costs 2s operator applications
+   whatever the solve needs, and bottom solves of 3 iterations need no 21 (`-mg_coarse_ksp_cabicgstab_s` fixes s); otherwise the monomial basis at s = 4 without
    s-telescoping (which never saves a reduction, only the operator applications of a solve shorter than s). The report says
    which it chose and why; `-mg_coarse_ksp_cabicgstab_*` options still win. The basis is chosen only for a method the
    policy set, and again at each setup while s, the basis and s-telescoping hold what it chose last: a
@@ -905,7 +905,7 @@ M*/
   `PCMGSetBottomTolerances()`), an iteration cap (default 200), zero initial guess, `PCJACOBI`, no direct solve; for
   `KSPCABICGSTAB`, the Chebyshev basis on the Gershgorin interval of the coarse operator when that is safe, at s = 10
   for the first bottom solve and then at the most iterations of a bottom solve, plus one if a solve of one
-  right-hand side (at least 4, at most 10).
+  right-hand side came since the setup (at least 4, at most 10).
   It replaces only `PCMG`'s own choices: the method, rtol, max_it or `PC` that the program set on the coarse `KSP`
   (`PCMGGetCoarseSolve()`), before or after this call, stay the program's. PETSc's `-mg_coarse_` options are read
   after it and win over both. See `PCMGBottomSolver`.
