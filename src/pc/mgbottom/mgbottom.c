@@ -160,7 +160,7 @@ static PetscErrorCode PCMGBottomGet(PC pc, PCMGBottom **bottom)
    second outer iteration carries only the columns that outran s (the others have converged and build no basis), so it
    costs their bases and one reduction of their smaller Gram matrices, where s one larger costs every column two
    operator applications and every solve a larger Gram message (tutorials/ex3 with PCMG, 16 columns of 6 or 7
-   iterations, p = 4096 simulated: the bottom solves 5 % faster; share/bench/RESULTS.md). Once a solve of one
+   iterations, p = 4096 simulated: the bottom solves 4 % faster; share/bench/RESULTS.md). Once a solve of one
    right-hand side came (PCApply(), a block's last batch of one column, a block solved column by column) the one more
    holds until the next setup, so that s does not move between solves. A program that changed s
    (KSPCABiCGStabSetS()) or the method since keeps its own: the policy stops adapting.
