@@ -216,8 +216,21 @@ PetscErrorCode CAKrylovMatColumnsDestroy(CAKrylovMatColumns *plan)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The halo's exchange of c columns of diag(din) X (lda ldx; din NULL: X) started: the rows each neighbour reads, interleaved */
-static PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, PetscInt c, const PetscScalar *X, PetscInt ldx, const PetscScalar din[])
+/* Column j of a block of c columns in groups of cgrp (CAKrylovMatMultColumns()): at (j / cgrp) ldg + (j % cgrp) ld */
+static inline size_t CAKrylovColumnOffset(PetscInt j, PetscInt cgrp, size_t ldg, PetscInt ld)
+{
+  return (size_t)(j / cgrp) * ldg + (size_t)(j % cgrp) * (size_t)ld;
+}
+
+/* The columns from j before end that lie in j's group: a piece of constant leading dimension */
+static inline PetscInt CAKrylovColumnPiece(PetscInt j, PetscInt end, PetscInt cgrp)
+{
+  return PetscMin(end, (j / cgrp + 1) * cgrp) - j;
+}
+
+/* The halo's exchange of c columns of diag(din) X (in groups of cgrp at distance ldg, lda ldx; din NULL: X) started: the
+   rows each neighbour reads, interleaved */
+static PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, PetscInt c, PetscInt cgrp, size_t ldg, const PetscScalar *X, PetscInt ldx, const PetscScalar din[])
 {
   PetscMPIInt n;
 
@@ -226,10 +239,14 @@ static PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, Petsc
     PetscCall(PetscMPIIntCast((plan->fromoff[i + 1] - plan->fromoff[i]) * c, &n));
     PetscCallMPI(MPI_Irecv(plan->recvbuf + plan->fromoff[i] * c, n, MPIU_SCALAR, plan->from[i], plan->tag, plan->comm, &plan->req[i]));
   }
-  for (PetscInt k = 0; k < plan->tooff[plan->nto]; k++) {
-    const PetscInt r = plan->sendrow[k];
+  for (PetscInt j = 0; j < c; j++) {
+    const PetscScalar *x = X + CAKrylovColumnOffset(j, cgrp, ldg, ldx);
 
-    for (PetscInt j = 0; j < c; j++) plan->sendbuf[k * c + j] = din ? din[r] * X[(size_t)j * ldx + r] : X[(size_t)j * ldx + r];
+    for (PetscInt k = 0; k < plan->tooff[plan->nto]; k++) {
+      const PetscInt r = plan->sendrow[k];
+
+      plan->sendbuf[k * c + j] = din ? din[r] * x[r] : x[r];
+    }
   }
   for (PetscMPIInt i = 0; i < plan->nto; i++) {
     PetscCall(PetscMPIIntCast((plan->tooff[i + 1] - plan->tooff[i]) * c, &n));
@@ -249,9 +266,12 @@ static PetscErrorCode CAKrylovMatColumnsHaloEnd(CAKrylovMatColumns plan, PetscIn
 }
 
 /*
-   CAKrylovMatMultColumns - Y(:, j) = scale[j] diag(dout) A diag(din) X(:, j) for the c <= mmax columns of column-major
-   blocks X, Y (leading dimensions ldx, ldy) and the matrix A of the plan (CAKrylovMatColumnsCreate()), in one pass over
-   A, X and Y (scale, din, dout NULL: not applied; din, dout: a diagonal preconditioner on the right, on the left)
+   CAKrylovMatMultColumns - Y(:, j) = scale[j % cgrp] diag(dout) A diag(din) X(:, j) for the c <= mmax columns of
+   column-major blocks X, Y (leading dimensions ldx, ldy) in groups of cgrp columns ldg entries apart (column j of X at
+   X + (j / cgrp) ldg + (j % cgrp) ldx, of Y the same with ldy; cgrp = c: one block) and the matrix A of the plan
+   (CAKrylovMatColumnsCreate()), in one pass over A, X and Y (scale, din, dout NULL: not applied; din, dout: a diagonal
+   preconditioner on the right, on the left). The groups are vectors of the same cgrp systems (the P and R bases of
+   KSPMatSolve() of KSPCABICGSTAB), so they share the scaling: one pass and one halo message per neighbour for all.
 
    Collective on A for MATMPIAIJ
 
@@ -276,7 +296,7 @@ static PetscErrorCode CAKrylovMatColumnsHaloEnd(CAKrylovMatColumns plan, PetscIn
    streaming store moves each byte once where a normal store first reads the line it writes (standalone 25-27 ms
    against 33 for 16 columns of a 5-point operator on 10^6 rows).
 */
-PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c, const PetscScalar *X, PetscInt ldx, const PetscScalar din[], const PetscScalar dout[], const PetscScalar scale[], PetscScalar *Y, PetscInt ldy)
+PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c, PetscInt cgrp, size_t ldg, const PetscScalar *X, PetscInt ldx, const PetscScalar din[], const PetscScalar dout[], const PetscScalar scale[], PetscScalar *Y, PetscInt ldy)
 {
   Mat                Ad = A, Ao = NULL;
   const PetscInt    *ia, *ja, *io = NULL, *jo = NULL;
@@ -288,12 +308,13 @@ PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c
 
   PetscFunctionBegin;
   PetscCheck(c <= plan->mmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " columns exceed the plan's %" PetscInt_FMT, c, plan->mmax);
+  PetscCheck(cgrp > 0 && (cgrp >= c || ldg >= (size_t)cgrp * (size_t)PetscMax(ldx, ldy)), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "groups of %" PetscInt_FMT " columns overlap", cgrp);
   PetscCall(PetscLogEventBegin(CAKRYLOV_MatMultColumns, A, 0, 0, 0));
   fit = (PetscInt)PetscMin((size_t)c, PetscMax(1, plan->wmax / ((size_t)W * sizeof(PetscScalar)))); /* columns whose window fits */
   cg  = fit >= c ? c : (fit >= 8 ? fit / 8 * 8 : fit);
   if (plan->halo) {
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-    PetscCall(CAKrylovMatColumnsHaloBegin(plan, c, X, ldx, din));
+    PetscCall(CAKrylovMatColumnsHaloBegin(plan, c, cgrp, ldg, X, ldx, din));
     arrived = PETSC_FALSE;
     PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &io, &jo, &rows));
     PetscCall(MatSeqAIJGetArrayRead(Ao, &ao));
@@ -311,8 +332,8 @@ PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c
   }
   for (PetscInt j0 = 0; j0 < c; j0 += cg) {
     const PetscInt     w  = PetscMin(cg, c - j0);
-    const PetscScalar *Xg = X + (size_t)j0 * ldx, *Gg = plan->ghost;
-    PetscInt           t = 0;
+    const PetscScalar *Gg = plan->ghost;
+    PetscInt           t  = 0;
 
     if (w < c && Ao) {
       for (PetscInt g = 0; g < nghost; g++)
@@ -322,16 +343,23 @@ PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c
     for (PetscInt r0 = 0; r0 < n; r0 += CAKRYLOV_COLUMNS_BLOCK) {
       const PetscInt r1 = PetscMin(n, r0 + CAKRYLOV_COLUMNS_BLOCK), need = PetscMin(n, r1 + plan->hi);
 
-      for (; t < need; t += 8) CAKrylovTranspose(w, PetscMin(8, n - t), din ? din + t : NULL, Xg + t, ldx, T + (size_t)(t & (W - 1)) * w, w, PETSC_FALSE); /* rows t .. t + 7 of diag(din) X into the window (8 | W: no wrap inside) */
-      CAKrylovMatMultInterleavedRing(r1 - r0, w, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE, PETSC_FALSE);                                                  /* (A_d X)(r0 .. r1 - 1, :), interleaved */
-      if (Ao && io[r1] > io[r0]) {                                                                                                                         /* + (A_o X_ghost)(r0 .. r1 - 1, :) */
+      for (; t < need; t += 8) /* rows t .. t + 7 of diag(din) X into the window (8 | W: no wrap inside), group by group */
+        for (PetscInt j = j0, l; j < j0 + w; j += l) {
+          l = CAKrylovColumnPiece(j, j0 + w, cgrp);
+          CAKrylovTranspose(l, PetscMin(8, n - t), din ? din + t : NULL, X + CAKrylovColumnOffset(j, cgrp, ldg, ldx) + t, ldx, T + (size_t)(t & (W - 1)) * w + (j - j0), w, PETSC_FALSE);
+        }
+      CAKrylovMatMultInterleavedRing(r1 - r0, w, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE, PETSC_FALSE); /* (A_d X)(r0 .. r1 - 1, :), interleaved */
+      if (Ao && io[r1] > io[r0]) {                                                                        /* + (A_o X_ghost)(r0 .. r1 - 1, :) */
         if (!arrived) PetscCall(CAKrylovMatColumnsHaloEnd(plan, c));
         arrived = PETSC_TRUE;
         CAKrylovMatMultInterleaved(r1 - r0, w, io + r0, jo, ao, Gg, Yb, PETSC_TRUE);
       }
       for (PetscInt i = 0; dout && i < r1 - r0; i++)
         for (PetscInt j = 0; j < w; j++) Yb[i * w + j] = dout[r0 + i] * Yb[i * w + j];
-      CAKrylovTranspose(r1 - r0, w, scale ? scale + j0 : NULL, Yb, w, Y + (size_t)j0 * ldy + r0, ldy, stream);
+      for (PetscInt j = j0, l; j < j0 + w; j += l) {
+        l = CAKrylovColumnPiece(j, j0 + w, cgrp);
+        CAKrylovTranspose(r1 - r0, l, scale ? scale + j % cgrp : NULL, Yb + (j - j0), w, Y + CAKrylovColumnOffset(j, cgrp, ldg, ldy) + r0, ldy, stream);
+      }
     }
   }
   if (!arrived) PetscCall(CAKrylovMatColumnsHaloEnd(plan, c)); /* rows of this rank that others read, none of its own */

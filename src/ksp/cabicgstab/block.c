@@ -10,8 +10,9 @@
      p, r into the bases (KSPCABiCGStabOuterPrepare())
      P_j, R_j of every live column, power by power (KSPCABiCGStabBlockBuildBases()): the columns that apply the operator
        to the same basis index form runs, and a run of c >= 2 columns is one dense product (a MATSEQAIJ of moderate
-       band: the library's one pass over the matrix for all c columns, CAKrylovMatMultColumns(); else PETSc's AIJ x
-       dense, one pass per 4 columns; PCMatApply() for the preconditioner)
+       band: the library's one pass over the matrix for all c columns, CAKrylovMatMultColumns(), which takes the
+       power of P_j and of R_j together, 2c columns: one halo message per neighbour and power for both bases; else
+       PETSc's AIJ x dense, one pass per 4 columns; PCMatApply() for the preconditioner)
      [g_j, G_j] = [P_j, R_j]^T [rt_j, P_j, R_j], local Gram matrices (CAKrylovGram()) packed side by side, and ONE MPI_Allreduce for all
      the s_k inner iterations and the rebuild of p, r, dx of every live column (KSPCABiCGStabOuterIterate()), and
        x_j += M^{-1} dx_j with one PCMatApply() per run of columns (dx_j side by side, as the bases)
@@ -199,7 +200,7 @@ static PetscErrorCode KSPCABiCGStabBlockBases(KSP ksp)
 }
 
 /* The column solvers and arrays for m columns (kept for at most as many columns of the same local length), the bases
-   for s (kept for the same s) */
+   for s (kept for s up to theirs) */
 static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -207,7 +208,7 @@ static PetscErrorCode KSPCABiCGStabBlockSetUp(KSP ksp, PetscInt m)
   PetscFunctionBegin;
   if (!cab->block) PetscCall(PetscNew(&cab->block));
   if (m > cab->block->mcap || cab->block->nloc != cab->nloc) PetscCall(KSPCABiCGStabBlockColumns(ksp, m));
-  if (cab->block->s != cab->s) PetscCall(KSPCABiCGStabBlockBases(ksp));
+  if (cab->block->s < cab->s) PetscCall(KSPCABiCGStabBlockBases(ksp)); /* kept for a smaller s (KSPCABiCGStabAllocate()) */
   cab->block->m = m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -358,7 +359,7 @@ static PetscErrorCode KSPCABiCGStabBlockPlan(KSP ksp)
   PetscCall(MatGetNonzeroState(A, &nz));
   if (bk->plan_made && bk->plan_id == id && bk->plan_nz == nz && bk->plan_window == cab->one_pass_window) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CAKrylovMatColumnsDestroy(&bk->plan));
-  PetscCall(CAKrylovMatColumnsCreate(A, bk->mcap, (size_t)cab->one_pass_window, &bk->plan));
+  PetscCall(CAKrylovMatColumnsCreate(A, 2 * bk->mcap, (size_t)cab->one_pass_window, &bk->plan)); /* P's and R's vectors of every column (KSPCABiCGStabBlockTwin()) */
   bk->gap_max = 0;
   if (bk->plan && bk->nloc) {                   /* an AIJ operator (a MATSHELL has no MatGetInfo()) */
     PetscCall(MatGetInfo(A, MAT_LOCAL, &info)); /* no communication */
@@ -377,34 +378,47 @@ static PetscBool KSPCABiCGStabBlockOnePass(KSP ksp)
   return ((KSP_CABiCGStab *)ksp->data)->block->plan && ((KSP_CABiCGStab *)ksp->data)->one_pass ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* The library's one-pass product (CAKrylovMatMultColumns()) of the operator with c columns of the arrays x, y (lda ld)
+   in groups of cgrp columns ldg entries apart, times scale[j % cgrp] as stored (scale NULL: not), with PCJACOBI's
+   diagonal applied to x's rows (jacobi PC_RIGHT) or y's (PC_LEFT) */
+static PetscErrorCode KSPCABiCGStabBlockOnePassProduct(KSP ksp, PetscInt c, PetscInt cgrp, size_t ldg, const PetscScalar *x, PetscScalar *y, PetscInt ld, PCSide jacobi, const PetscScalar scale[])
+{
+  KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+  Mat                  A;
+  const PetscScalar   *d = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+  if (jacobi != PC_SIDE_DEFAULT) PetscCall(VecGetArrayRead(bk->jacobi_d.d, &d));
+  PetscCall(CAKrylovMatMultColumns(bk->plan, A, c, cgrp, ldg, x, ld, jacobi == PC_RIGHT ? d : NULL, jacobi == PC_LEFT ? d : NULL, scale, y, ld));
+  if (jacobi != PC_SIDE_DEFAULT) PetscCall(VecRestoreArrayRead(bk->jacobi_d.d, &d));
+  bk->last_one_pass = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The product P = A B of the views of c columns (P = Yv[c] or Zv[c]): the library's one-pass product where the operator
-   has a plan (CAKrylovMatMultColumns()), which multiplies column j by scale[j] as it stores it (scale NULL: not), and
-   applies PCJACOBI's diagonal to B's rows (right) or P's (left) where jacobi says so; else PETSc's MatProduct
+   has a plan (KSPCABiCGStabBlockOnePassProduct()), which multiplies column j by scale[j] as it stores it (scale NULL:
+   not), and applies PCJACOBI's diagonal to B's rows (right) or P's (left) where jacobi says so; else PETSc's MatProduct
    (KSPCABiCGStabBlockPETScProduct(); jacobi PC_SIDE_DEFAULT only) */
 static PetscErrorCode KSPCABiCGStabBlockProduct(KSP ksp, Mat B, Mat P, PetscInt c, PCSide jacobi, const PetscScalar scale[], PetscBool *scaled)
 {
   KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
-  Mat                  A;
-  const PetscScalar   *b, *d = NULL;
+  const PetscScalar   *b;
   PetscScalar         *p;
-  PetscInt             ldb, ldp;
   const PetscBool      done = KSPCABiCGStabBlockOnePass(ksp);
 
   PetscFunctionBegin;
   if (done) {
-    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
     PetscCall(MatDenseGetArrayRead(B, &b));
-    PetscCall(MatDenseGetLDA(B, &ldb));
     PetscCall(MatDenseGetArrayWrite(P, &p));
-    PetscCall(MatDenseGetLDA(P, &ldp));
-    if (jacobi != PC_SIDE_DEFAULT) PetscCall(VecGetArrayRead(bk->jacobi_d.d, &d));
-    PetscCall(CAKrylovMatMultColumns(bk->plan, A, c, b, ldb, jacobi == PC_RIGHT ? d : NULL, jacobi == PC_LEFT ? d : NULL, scale, p, ldp));
-    if (jacobi != PC_SIDE_DEFAULT) PetscCall(VecRestoreArrayRead(bk->jacobi_d.d, &d));
+    PetscCall(KSPCABiCGStabBlockOnePassProduct(ksp, c, c, 0, b, p, bk->ld, jacobi, scale)); /* views of lda ld */
     PetscCall(MatDenseRestoreArrayWrite(P, &p));
     PetscCall(MatDenseRestoreArrayRead(B, &b));
-  } else PetscCall(KSPCABiCGStabBlockPETScProduct(ksp, c, P));
-  bk->last_one_pass = done;
-  *scaled           = (PetscBool)(done && scale);
+  } else {
+    PetscCall(KSPCABiCGStabBlockPETScProduct(ksp, c, P));
+    bk->last_one_pass = PETSC_FALSE;
+  }
+  *scaled = (PetscBool)(done && scale);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -440,45 +454,57 @@ static PetscErrorCode KSPCABiCGStabBlockPCApply(KSP ksp, Mat X, Mat Z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Basis vector i + 1 = Â (basis vector i) of the columns j0 .. j0 + c - 1, as one product; *scaled: times bk->scale[j - j0]
-   (where the product is the operator's last step: its one pass stores the scaled result) */
-static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j0, PetscInt c, PetscBool *scaled)
+/* Basis vector i + 1 = Â (basis vector i) of the columns j0 .. j0 + c - 1, as one product, and where twin > 0 the vectors
+   twin further on alike in the same product (P's power and R's: KSPCABiCGStabBlockTwin()); *scaled: times
+   bk->scale[j - j0] (where the product is the operator's last step: its one pass stores the scaled result) */
+static PetscErrorCode KSPCABiCGStabBlockApplyRun(KSP ksp, PetscInt i, PetscInt j0, PetscInt c, PetscInt twin, PetscBool *scaled)
 {
   KSP_CABiCGStabBlock *bk = ((KSP_CABiCGStab *)ksp->data)->block;
+  PetscScalar         *x = bk->V + ((size_t)i * bk->mcap + j0) * bk->ld, *y = x + (size_t)bk->mcap * bk->ld;
   Mat                  X, Y;
 
   PetscFunctionBegin;
   *scaled = PETSC_FALSE;
-  PetscCall(KSPCABiCGStabBlockViews(ksp, c));
-  X = bk->Xv[c];
-  Y = bk->Yv[c];
-  PetscCall(MatDensePlaceArray(X, bk->V + ((size_t)i * bk->mcap + j0) * bk->ld));
-  PetscCall(MatDensePlaceArray(Y, bk->V + ((size_t)(i + 1) * bk->mcap + j0) * bk->ld));
-  switch (bk->mode) {
-  case KSPCABICGSTAB_PAIR_NONE:
-    break;
-  case KSPCABICGSTAB_PAIR_A: /* Y = A X */
-    PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_SIDE_DEFAULT, bk->scale + j0, scaled));
-    break;
-  case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X); PCJACOBI in the one pass: Y = A (D X) */
-    if (bk->jacobi && KSPCABiCGStabBlockOnePass(ksp)) PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_RIGHT, bk->scale + j0, scaled));
-    else {
-      PetscCall(KSPCABiCGStabBlockPCApply(ksp, X, bk->Zv[c]));
-      PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c, PC_SIDE_DEFAULT, bk->scale + j0, scaled));
+  PetscCall(KSPCABiCGStabBlockViews(ksp, c)); /* the mode of the products */
+  if (twin) {                                 /* the one pass, with no preconditioner or PCJACOBI in it: 2c columns, groups twin basis vectors apart */
+    const PCSide jacobi = bk->mode == KSPCABICGSTAB_PAIR_A ? PC_SIDE_DEFAULT : (bk->mode == KSPCABICGSTAB_PAIR_A_MINV ? PC_RIGHT : PC_LEFT);
+
+    PetscCall(KSPCABiCGStabBlockOnePassProduct(ksp, 2 * c, c, (size_t)twin * bk->mcap * bk->ld, x, y, bk->ld, jacobi, bk->scale + j0));
+    *scaled = PETSC_TRUE;
+  } else {
+    X = bk->Xv[c];
+    Y = bk->Yv[c];
+    PetscCall(MatDensePlaceArray(X, x));
+    PetscCall(MatDensePlaceArray(Y, y));
+    switch (bk->mode) {
+    case KSPCABICGSTAB_PAIR_NONE:
+      break;
+    case KSPCABICGSTAB_PAIR_A: /* Y = A X */
+      PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_SIDE_DEFAULT, bk->scale + j0, scaled));
+      break;
+    case KSPCABICGSTAB_PAIR_A_MINV: /* Y = A (M^{-1} X); PCJACOBI in the one pass: Y = A (D X) */
+      if (bk->jacobi && KSPCABiCGStabBlockOnePass(ksp)) PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_RIGHT, bk->scale + j0, scaled));
+      else {
+        PetscCall(KSPCABiCGStabBlockPCApply(ksp, X, bk->Zv[c]));
+        PetscCall(KSPCABiCGStabBlockProduct(ksp, bk->Zv[c], Y, c, PC_SIDE_DEFAULT, bk->scale + j0, scaled));
+      }
+      break;
+    case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X); PCJACOBI in the one pass: Y = D (A X), the product the last step */
+      if (bk->jacobi && KSPCABiCGStabBlockOnePass(ksp)) PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_LEFT, bk->scale + j0, scaled));
+      else {
+        PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c, PC_SIDE_DEFAULT, NULL, scaled));
+        PetscCall(KSPCABiCGStabBlockPCApply(ksp, bk->Zv[c], Y));
+      }
+      break;
     }
-    break;
-  case KSPCABICGSTAB_PAIR_MINV_A: /* Y = M^{-1} (A X); PCJACOBI in the one pass: Y = D (A X), the product the last step */
-    if (bk->jacobi && KSPCABiCGStabBlockOnePass(ksp)) PetscCall(KSPCABiCGStabBlockProduct(ksp, X, Y, c, PC_LEFT, bk->scale + j0, scaled));
-    else {
-      PetscCall(KSPCABiCGStabBlockProduct(ksp, X, bk->Zv[c], c, PC_SIDE_DEFAULT, NULL, scaled));
-      PetscCall(KSPCABiCGStabBlockPCApply(ksp, bk->Zv[c], Y));
-    }
-    break;
+    PetscCall(MatDenseResetArray(X));
+    PetscCall(MatDenseResetArray(Y));
   }
-  PetscCall(MatDenseResetArray(X));
-  PetscCall(MatDenseResetArray(Y));
   bk->last_products++;
-  for (PetscInt j = j0; j < j0 + c; j++) PetscCall(KSPCABiCGStabBasisVecChanged((KSP_CABiCGStab *)bk->col[j]->data, i + 1)); /* V changed under its Vecs */
+  for (PetscInt j = j0; j < j0 + c; j++) { /* V changed under its Vecs */
+    PetscCall(KSPCABiCGStabBasisVecChanged((KSP_CABiCGStab *)bk->col[j]->data, i + 1));
+    if (twin) PetscCall(KSPCABiCGStabBasisVecChanged((KSP_CABiCGStab *)bk->col[j]->data, twin + i + 1));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -524,13 +550,62 @@ static PetscInt KSPCABiCGStabBlockRun(KSP ksp, PetscInt i, PetscInt j0)
   return c;
 }
 
-/* P_j and R_j of the selected columns, basis index by basis index: the columns that apply the operator to index i form
-   runs of consecutive columns, one product each (a run of one with the identity preconditioner: KSPSolve()'s operator
-   application); then each column's shift and scaling on its storage (KSPCABiCGStabShiftAndScaleLocal(), no vector operation
-   per column), unless the run's product stored the column scaled already */
+/* Where the selected columns take each power of their P and R in one product: the distance from P's basis index to R's,
+   2 s_k + 1, of a single s_k (columns advance in step: all the selected columns' s_k are the same but after a restart or
+   an adaptive s) and the library's one pass with no preconditioner or PCJACOBI in it (two groups of columns at a fixed
+   distance, each run of columns: one halo message per neighbour for both bases, half the messages of taking P's powers
+   and then R's); 0: by basis index */
+static PetscInt KSPCABiCGStabBlockTwin(KSP ksp)
+{
+  KSP_CABiCGStab      *cab = (KSP_CABiCGStab *)ksp->data;
+  KSP_CABiCGStabBlock *bk  = cab->block;
+  PetscInt             sk  = 0;
+
+  if (!bk->batch || !KSPCABiCGStabBlockOnePass(ksp) || !(cab->identity_pc || bk->jacobi)) return 0;
+  for (PetscInt j = 0; j < bk->m; j++) {
+    if (!bk->sel[j]) continue;
+    if (sk && bk->o[j].sk != sk) return 0;
+    sk = bk->o[j].sk;
+  }
+  return sk ? 2 * sk + 1 : 0;
+}
+
+/* Column j's basis vector i + 1 from vector i after the run's product (c columns, *scaled as it left them): the operator
+   applied to the column alone where the run did not (no batch; a run of one with the identity preconditioner: KSPSolve()'s
+   operator application), then its shift and scaling on its storage (KSPCABiCGStabShiftAndScaleLocal(), no vector
+   operation per column), unless the product stored it scaled already */
+static PetscErrorCode KSPCABiCGStabBlockColumnStep(KSP ksp, PetscInt j, PetscInt i, PetscInt c, PetscBool scaled, PetscLogDouble *flops)
+{
+  KSP_CABiCGStabBlock *bk  = ((KSP_CABiCGStab *)ksp->data)->block;
+  KSP                  col = bk->col[j];
+  KSP_CABiCGStab      *cc  = (KSP_CABiCGStab *)col->data;
+  const PetscInt       sk  = bk->o[j].sk;
+  const PetscInt       l   = i <= 2 * sk ? i - 1 : i - (2 * sk + 2);
+  PetscScalar          g, *v;
+
+  PetscFunctionBegin;
+  if (!bk->batch || (c == 1 && cc->identity_pc)) {
+    Vec x, y;
+
+    PetscCall(KSPCABiCGStabBasisVec(col, i, &x));
+    PetscCall(KSPCABiCGStabBasisVec(col, i + 1, &y));
+    PetscCall(KSPCABiCGStabApplyOperator(col, x, y));
+  }
+  if (scaled && KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) PetscFunctionReturn(PETSC_SUCCESS);
+  v = cc->V + (size_t)i * cc->ldv; /* basis vector i of column j: the recurrence's index l in P or R */
+  *flops += KSPCABiCGStabShiftAndScaleLocal(cc, l, bk->nloc, v + cc->ldv, v, l > 0 ? v - cc->ldv : NULL);
+  PetscCall(KSPCABiCGStabBasisVecChanged(cc, i + 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* P_j and R_j of the selected columns, power by power: the columns that apply the operator to basis index i form runs
+   of consecutive columns, one product each, with R's index i + twin in the same product where the columns take both
+   bases' powers together (KSPCABiCGStabBlockTwin(): P's powers 1 .. 2 s_k, R's 1 .. 2 s_k - 1 with them); else by basis
+   index, P's powers then R's; then each column's step (KSPCABiCGStabBlockColumnStep()) */
 static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
 {
   KSP_CABiCGStabBlock *bk    = ((KSP_CABiCGStab *)ksp->data)->block;
+  const PetscInt       twin  = KSPCABiCGStabBlockTwin(ksp);
   PetscInt             imax  = 0;
   PetscLogDouble       flops = 0.0;
 
@@ -538,33 +613,22 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
   PetscCall(PetscLogEventBegin(CAKRYLOV_CABasis, ksp, 0, 0, 0));
   for (PetscInt j = 0; j < bk->m; j++)
     if (bk->sel[j]) imax = PetscMax(imax, 4 * bk->o[j].sk);
+  if (twin) imax = twin - 1; /* R's powers are taken with P's */
   for (PetscInt i = 1; i <= imax; i++) {
+    const PetscInt pair = twin && i + 2 <= twin ? twin : 0; /* R has one power less than P */
+
     for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
-      PetscBool scaled = PETSC_FALSE;
+      PetscBool scaled = PETSC_FALSE, batch;
 
-      c = KSPCABiCGStabBlockRun(ksp, i, j0);
+      c     = KSPCABiCGStabBlockRun(ksp, i, j0);
+      batch = bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc)) ? PETSC_TRUE : PETSC_FALSE;
       for (PetscInt j = j0; j < j0 + c; j++)
-        if (!KSPCABiCGStabBlockSource(bk, j, i) || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &bk->scale[j])) bk->scale[j] = 1.0; /* a spanned converged column (its result unused), or one shifted later */
-      if (bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc))) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, &scaled));
+        if (!KSPCABiCGStabBlockSource(bk, j, i) || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &bk->scale[j])) bk->scale[j] = 1.0; /* a spanned converged column (its result unused), or one shifted later; R's index i + pair: the same recurrence index */
+      if (batch) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, pair, &scaled));
       for (PetscInt j = j0; j < j0 + c; j++) {
-        KSP             col = bk->col[j];
-        KSP_CABiCGStab *cc  = (KSP_CABiCGStab *)col->data;
-        const PetscInt  sk  = bk->o[j].sk;
-        const PetscInt  l   = i <= 2 * sk ? i - 1 : i - (2 * sk + 2);
-        PetscScalar     g, *v;
-
         if (!KSPCABiCGStabBlockSource(bk, j, i)) continue; /* a converged column the run spans */
-        if (!bk->batch || (c == 1 && cc->identity_pc)) {
-          Vec x, y;
-
-          PetscCall(KSPCABiCGStabBasisVec(col, i, &x));
-          PetscCall(KSPCABiCGStabBasisVec(col, i + 1, &y));
-          PetscCall(KSPCABiCGStabApplyOperator(col, x, y));
-        }
-        if (scaled && KSPCABiCGStabBlockScaleOnly(bk, j, i, &g)) continue;
-        v = cc->V + (size_t)i * cc->ldv; /* basis vector i of column j: the recurrence's index l in P or R */
-        flops += KSPCABiCGStabShiftAndScaleLocal(cc, l, bk->nloc, v + cc->ldv, v, l > 0 ? v - cc->ldv : NULL);
-        PetscCall(KSPCABiCGStabBasisVecChanged(cc, i + 1));
+        PetscCall(KSPCABiCGStabBlockColumnStep(ksp, j, i, c, scaled, &flops));
+        if (pair) PetscCall(KSPCABiCGStabBlockColumnStep(ksp, j, i + pair, c, scaled, &flops));
       }
     }
   }
@@ -584,7 +648,7 @@ static PetscErrorCode KSPCABiCGStabBlockGram(KSP ksp, PetscInt *nred)
   PetscCall(PetscLogEventBegin(CAKRYLOV_CAGram, ksp, 0, 0, 0));
   for (PetscInt j = 0; j < bk->m; j++) {
     if (!bk->sel[j]) continue;
-    PetscCall(KSPCABiCGStabGramLocal(bk->col[j], bk->o[j].nb, bk->buf + count));
+    PetscCall(KSPCABiCGStabGramLocal(bk->col[j], bk->o[j].nb, ((KSP_CABiCGStab *)ksp->data)->gram_work, bk->buf + count)); /* this KSP's, at s >= s_k */
     count += KSPCABiCGStabGramCount((KSP_CABiCGStab *)bk->col[j]->data, bk->o[j].nb);
   }
   PetscCall(PetscMPIIntCast(count, &mcount));

@@ -412,14 +412,16 @@ PetscReal KSPCABiCGStabTimePerIteration(const CAKrylovCosts *c, PetscInt s, KSPC
   return total / its;
 }
 
-PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *buf)
+/* [g, G] of this KSP's bases, local, into buf as the reduction sends it; work: a gram_work of nb or more (the block's
+   columns share their block KSP's: it is needed only here) */
+PetscErrorCode KSPCABiCGStabGramLocal(KSP ksp, PetscInt nb, PetscScalar *work, PetscScalar *buf)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
-  PetscScalar    *g = cab->GG, *G = cab->GG + nb, *S = cab->gram_work; /* S = [rt, P, R]^T [rt, P, R], (nb + 1) x (nb + 1) */
+  PetscScalar    *g = cab->GG, *G = cab->GG + nb, *S = work; /* S = [rt, P, R]^T [rt, P, R], (nb + 1) x (nb + 1) */
   const PetscInt  k = nb + 1;
 
   PetscFunctionBegin;
-  PetscCall(CAKrylovGram(cab->nloc, k, cab->V, cab->ldv, cab->gram_work + k * k, S));
+  PetscCall(CAKrylovGram(cab->nloc, k, cab->V, cab->ldv, work + k * k, S));
   PetscCall(PetscLogFlops(1.0 * cab->nloc * k * (k + 1)));
   for (PetscInt i = 0; i < nb; i++) g[i] = S[i + 1]; /* g_i = (P, R)_i^T rt */
   for (PetscInt j = 0; j < nb; j++)
@@ -459,7 +461,7 @@ static PetscErrorCode KSPCABiCGStabGram(KSP ksp, PetscInt nb)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(CAKRYLOV_CAGram, ksp, 0, 0, 0));
   PetscCall(PetscMPIIntCast(KSPCABiCGStabGramCount(cab, nb), &count));
-  PetscCall(KSPCABiCGStabGramLocal(ksp, nb, cab->packed));
+  PetscCall(KSPCABiCGStabGramLocal(ksp, nb, cab->gram_work, cab->packed));
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, cab->packed, count, MPIU_SCALAR, MPIU_SUM, PetscObjectComm((PetscObject)ksp)));
   PetscCall(KSPCABiCGStabGramUnpack(ksp, nb, cab->packed));
   PetscCall(PetscLogEventEnd(CAKRYLOV_CAGram, ksp, 0, 0, 0));
@@ -1046,10 +1048,13 @@ PetscErrorCode KSPCABiCGStabBasisVec(KSP ksp, PetscInt i, Vec *v)
 }
 
 /* The storage of s = cab->s: the basis block V = [P, R, rt] and its column Vecs, the coordinate arrays; (re)allocated only
-   when s changed since the last allocation, by KSPSetUp() and at the start of a solve (a new s after the setup, e.g. from
-   the bottom policy, needs no new KSPSetUp(), which with a DM would compute the operators again, and keeps the work
-   vector t, and with it the layout: a new vector from the KSP's DM would set up a new layout, a global reduction, between
-   two solves; a block solve keeps its column solvers and one-pass plan) */
+   when s grew beyond the s of the last allocation (a smaller s works in the first 4s + 2 basis vectors and the leading
+   parts of the arrays: the bottom policy's s moves down after the first solve and up by one now and then, and each new
+   allocation is memory the solve first touches, page by page, a tenth of a bottom-sized block solve), by KSPSetUp() and
+   at the start of a solve (a new s after the setup, e.g. from the bottom policy, needs no new KSPSetUp(), which with a DM
+   would compute the operators again, and keeps the work vector t, and with it the layout: a new vector from the KSP's DM
+   would set up a new layout, a global reduction, between two solves; a block solve keeps its column solvers and one-pass
+   plan) */
 PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
 {
   KSP_CABiCGStab *cab = (KSP_CABiCGStab *)ksp->data;
@@ -1057,7 +1062,7 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
   PetscBool       standard;
 
   PetscFunctionBegin;
-  if (cab->s_alloc == s) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cab->s_alloc >= s) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPCABiCGStabFreeStorage(ksp));
   if (!cab->t) {
     Vec *tmpl;
@@ -1082,7 +1087,7 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
   for (PetscInt i = 0; i < 3; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
-  PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work));
+  PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, cab->V_shared ? 0 : CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work)); /* a block's column: its block KSP's */
   PetscCall(PetscMalloc4(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc, 2 * nb, &cab->isupp));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);

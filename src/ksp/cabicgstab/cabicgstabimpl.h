@@ -65,7 +65,7 @@ typedef struct {
   /* small dense arrays on every rank (nb = 4s+1 at most) */
   PetscScalar *Tp;                                                                                             /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
   PetscScalar *GG;                                                                                             /* nb x (nb+1): [g, G] = [P, R]^T [rt, P, R] */
-  PetscScalar *gram_work;                                                                                      /* CAKrylovGram()'s S, (nb+1) x (nb+1), and its work */
+  PetscScalar *gram_work;                                                                                      /* CAKrylovGram()'s S, (nb+1) x (nb+1), and its work (none in a block's column) */
   PetscScalar *packed;                                                                                         /* nb + nb (nb+1)/2: g and the upper triangle of G, the reduced message */
   PetscScalar *coef;                                                                                           /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
   PetscScalar *Ta, *d, *Td, *GTd, *Gc;                                                                         /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
@@ -110,7 +110,7 @@ PETSC_INTERN PetscErrorCode KSPCABiCGStabApplyOperator(KSP, Vec, Vec);
 PETSC_INTERN PetscLogDouble KSPCABiCGStabShiftAndScaleLocal(const KSP_CABiCGStab *, PetscInt, PetscInt, PetscScalar *, const PetscScalar *, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabShiftAndScale(KSP_CABiCGStab *, Vec[], PetscInt);
 PETSC_INTERN PetscInt       KSPCABiCGStabGramCount(KSP_CABiCGStab *, PetscInt);
-PETSC_INTERN PetscErrorCode KSPCABiCGStabGramLocal(KSP, PetscInt, PetscScalar *);
+PETSC_INTERN PetscErrorCode KSPCABiCGStabGramLocal(KSP, PetscInt, PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabGramUnpack(KSP, PetscInt, const PetscScalar *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabMonomialScale(KSP, KSPCABiCGStabOuter *, PetscBool *);
 PETSC_INTERN PetscErrorCode KSPCABiCGStabOuterIterate(KSP, KSPCABiCGStabOuter *, PetscBool *);
