@@ -3,6 +3,7 @@ static char help[] = "Tests of PCCHEBYJACOBI (src/pc/chebyjacobi): Chebyshev-acc
                   KSPCHEBYSHEV + PCJACOBI on the same interval (the same polynomial): the iterates agree to rounding;\n\
                   PCApply() with -pc_chebyjacobi_its k against KSPCHEBYSHEV from zero; the global reductions the\n\
                   smoother's applications issue (none); the default (Gershgorin) interval\n\
+  -test block   : PCMatApply() on 5 columns with 1..3 steps against PCApply() of each column: the same bits\n\
   -test bad     : bad intervals and step counts, and a matrix type without rows and no interval: PETSc errors\n\
   -n <24>       : grid points per direction of the 2D 5-point operator (a DMDA: MATMPIAIJ with a halo on 2 ranks)\n\
   -mat_type <aij> : the operator's type (sell: the unfused steps)\n\n";
@@ -171,6 +172,56 @@ static PetscErrorCode TestCompare(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCMatApply() of PCCHEBYJACOBI (all columns at once: one pass over the rows and one halo message per neighbour per
+   step) against PCApply() of each column: the same bits (each row of each column is stepped as the single step does) */
+static PetscErrorCode TestBlock(Mat A)
+{
+  const PetscInt     m = 5;
+  PC                 pc;
+  Mat                B, X;
+  Vec                b, y;
+  PetscRandom        rnd;
+  PetscInt           nloc, ldx;
+  const PetscScalar *x, *ya;
+  PetscBool          same = PETSC_TRUE, eq;
+
+  PetscFunctionBegin;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetType(pc, PCCHEBYJACOBI));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetUp(pc));
+  PetscCall(MatGetLocalSize(A, &nloc, NULL));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, nloc, PETSC_DECIDE, PETSC_DETERMINE, m, NULL, &B));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(MatSetRandom(B, rnd));
+  PetscCall(MatCreateVecs(A, &y, NULL));
+  for (PetscInt its = 1; its <= 3; its++) {
+    PetscCall(PCChebyJacobiSetIterations(pc, its));
+    PetscCall(PCMatApply(pc, B, X));
+    PetscCall(MatDenseGetArrayRead(X, &x));
+    PetscCall(MatDenseGetLDA(X, &ldx));
+    for (PetscInt j = 0; j < m; j++) {
+      PetscCall(MatDenseGetColumnVecRead(B, j, &b));
+      PetscCall(PCApply(pc, b, y));
+      PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
+      PetscCall(VecGetArrayRead(y, &ya));
+      PetscCall(PetscArraycmp(x + j * ldx, ya, nloc, &eq));
+      PetscCall(VecRestoreArrayRead(y, &ya));
+      same = (PetscBool)(same && eq);
+    }
+    PetscCall(MatDenseRestoreArrayRead(X, &x));
+  }
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &same, 1, CAKRYLOV_MPI_BOOL, MPI_LAND, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCMatApply() with 1..3 steps bitwise PCApply() per column: %s\n", same ? "yes" : "NO"));
+  PetscCall(VecDestroy(&y));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
+  PetscCall(PCDestroy(&pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A call that must fail: print its error message (the library's own text) */
 #define EXPECT_ERROR(call, what) \
   do { \
@@ -219,6 +270,7 @@ int main(int argc, char **argv)
   PetscCall(DMSetUp(da));
   PetscCall(CreateOperator(da, &A));
   if (!strcmp(test, "compare")) PetscCall(TestCompare(A));
+  else if (!strcmp(test, "block")) PetscCall(TestBlock(A));
   else if (!strcmp(test, "bad")) PetscCall(TestBad(A));
   else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -test %s", test);
   PetscCall(MatDestroy(&A));
@@ -235,6 +287,13 @@ int main(int argc, char **argv)
       nsize: {{1 2 3}}
       args: -test compare -mat_type {{aij sell}}
       output_file: output/chebyjacobi_compare.out
+
+   # the block apply (PCMatApply()): the bits of PCApply() of each column (sell: the unfused steps, column by column)
+   test:
+      suffix: block
+      nsize: {{1 2 3}}
+      args: -test block -mat_type {{aij sell}}
+      output_file: output/chebyjacobi_block.out
 
    test:
       suffix: bad

@@ -18,6 +18,9 @@ static char help[] = "Tests of the PCMG bottom-solver hook (src/pc/mgbottom) on 
   -retype <type> : with -count_reductions, KSPSetType() on the coarse KSP after the first solve (the program's method)\n\
   -code_ksp_type <type>, -code_max_it <n>, -code_s <s> : set the coarse KSP in code before KSPSetFromOptions()\n\
   -print_bottom : print the bottom KSP after the solve (method, PC; s and basis of cabicgstab)\n\
+  -check_block_smoother <m> : KSPMatSolve() of every level's smoother on m columns against KSPSolve() per column, from\n\
+               zero and from a nonzero guess: bitwise the same X, and with KSPRICHARDSON + PCCHEBYJACOBI (the hook's block\n\
+               smoother) 1/m of the halo messages (one per neighbour and step for all columns; counted by MPI)\n\
   -shift <c> : -Laplacian + c/h^2 (c > 0: strictly diagonally dominant, so the bottom policy takes the Chebyshev basis)\n\n";
 
 #include <cakrylov.h>
@@ -380,6 +383,84 @@ static PetscErrorCode BlockCycles(KSP ksp, PC pc, PetscInt cycles, PetscInt m, P
   PetscFunctionReturn(0);
 }
 
+/* KSPMatSolve() of each level's smoother on m random columns against KSPSolve() of each column (from zero, then from a
+   random initial guess): the same bits; the halo messages received in each (counted by MPI, largest over the ranks),
+   after a first block solve */
+static PetscErrorCode CheckBlockSmoother(PC pc, PetscInt m)
+{
+  PetscInt    levels;
+  PetscRandom rnd;
+  PetscBool   same = PETSC_TRUE, fewer = PETSC_TRUE;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(PCMGGetLevels(pc, &levels));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)pc), &rnd));
+  for (PetscInt l = 1; l < levels; l++)
+    for (PetscInt nonzero = 0; nonzero < 2; nonzero++) {
+      KSP                smoother;
+      Mat                A, B, X0, X, Y;
+      PetscInt           nloc, blockrecv, colrecv;
+      const PetscScalar *x, *y;
+      PetscInt           ldx, ldy;
+      PetscBool          eq = PETSC_TRUE;
+
+      PetscBool guess;
+
+      PetscCall(PCMGGetSmoother(pc, l, &smoother));
+      PetscCall(KSPGetInitialGuessNonzero(smoother, &guess));
+      PetscCall(KSPSetInitialGuessNonzero(smoother, (PetscBool)nonzero));
+      PetscCall(KSPGetOperators(smoother, &A, NULL));
+      PetscCall(MatGetLocalSize(A, &nloc, NULL));
+      PetscCall(MatCreateDense(PetscObjectComm((PetscObject)pc), nloc, PETSC_DECIDE, PETSC_DETERMINE, m, NULL, &B));
+      PetscCall(MatSetRandom(B, rnd));
+      PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X0));
+      PetscCall(MatSetRandom(X0, rnd));
+      PetscCall(MatDuplicate(X0, MAT_COPY_VALUES, &X));
+      PetscCall(MatDuplicate(X0, MAT_COPY_VALUES, &Y));
+      PetscCall(KSPMatSolve(smoother, B, X)); /* the first block sets up its halo (its own messages): not counted */
+      PetscCall(MatCopy(X0, X, SAME_NONZERO_PATTERN));
+      nreceives         = 0;
+      counting_receives = PETSC_TRUE;
+      PetscCall(KSPMatSolve(smoother, B, X));
+      counting_receives = PETSC_FALSE;
+      PetscCall(MaxOverRanks(pc, nreceives, &blockrecv));
+      nreceives = 0;
+      for (PetscInt j = 0; j < m; j++) {
+        Vec b, y;
+
+        PetscCall(MatDenseGetColumnVecRead(B, j, &b));
+        PetscCall(MatDenseGetColumnVec(Y, j, &y));
+        counting_receives = PETSC_TRUE;
+        PetscCall(KSPSolve(smoother, b, y));
+        counting_receives = PETSC_FALSE;
+        PetscCall(MatDenseRestoreColumnVec(Y, j, &y));
+        PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
+      }
+      PetscCall(MaxOverRanks(pc, nreceives, &colrecv));
+      PetscCall(MatDenseGetArrayRead(X, &x));
+      PetscCall(MatDenseGetArrayRead(Y, &y));
+      PetscCall(MatDenseGetLDA(X, &ldx));
+      PetscCall(MatDenseGetLDA(Y, &ldy));
+      for (PetscInt j = 0; j < m && eq; j++) PetscCall(PetscArraycmp(x + j * ldx, y + j * ldy, nloc, &eq));
+      PetscCall(MatDenseRestoreArrayRead(Y, &y));
+      PetscCall(MatDenseRestoreArrayRead(X, &x));
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &eq, 1, CAKRYLOV_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+      PetscCall(KSPSetInitialGuessNonzero(smoother, guess)); /* PCMG's setting back */
+      same  = (PetscBool)(same && eq);
+      fewer = (PetscBool)(fewer && blockrecv * m == colrecv && (size == 1 || blockrecv < colrecv));
+      PetscCall(MatDestroy(&B));
+      PetscCall(MatDestroy(&X0));
+      PetscCall(MatDestroy(&X));
+      PetscCall(MatDestroy(&Y));
+    }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPMatSolve() of the level smoothers bitwise KSPSolve() per column, from zero and from a guess: %s\n", same ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "halo messages of KSPMatSolve() of the level smoothers: 1/m of those of KSPSolve() per column: %s\n", fewer ? "yes" : "NO"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(0);
+}
+
 /* Single V-cycles (PCApply()) after a first solve; the report's counts against an MPI counter and the bottom KSP itself */
 static PetscErrorCode CountCycles(KSP ksp, PC pc, PetscInt cycles, PetscBool check_s, const char retype[])
 {
@@ -481,7 +562,7 @@ int main(int argc, char **argv)
   PC               pc;
   Vec              x, b;
   PCMGBottomReport report;
-  PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0, block = 0;
+  PetscInt         dim = 2, n = 33, cycles = 0, its, code_s = 0, code_max_it = 0, block = 0, block_smoother = 0;
   PetscReal        shift      = 0.0;
   char             bottom[64] = "", code_type[64] = "", retype[64] = "";
   PetscBool        block_fallback = PETSC_FALSE, print_coarse = PETSC_FALSE, print_report = PETSC_FALSE, print_bottom = PETSC_FALSE, bad_calls = PETSC_FALSE, reset = PETSC_FALSE, check_choice = PETSC_FALSE, check_s = PETSC_FALSE, ismg;
@@ -503,6 +584,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-check_s", "Whether s of the policy's cabicgstab follows the bottom solves", NULL, check_s, &check_s, NULL));
   PetscCall(PetscOptionsInt("-block", "With -count_reductions, V-cycles on this many columns at once after a new setup", NULL, block, &block, NULL));
   PetscCall(PetscOptionsBool("-block_fallback", "With -block, the bottom KSP's own convergence test (its block goes column by column)", NULL, block_fallback, &block_fallback, NULL));
+  PetscCall(PetscOptionsInt("-check_block_smoother", "KSPMatSolve() of the level smoothers on this many columns against KSPSolve() per column", NULL, block_smoother, &block_smoother, NULL));
   PetscCall(PetscOptionsString("-retype", "KSPSetType() on the coarse KSP after the first solve", NULL, retype, retype, sizeof(retype), NULL));
   PetscCall(PetscOptionsString("-code_ksp_type", "KSPSetType() on the coarse KSP in code", NULL, code_type, code_type, sizeof(code_type), NULL));
   PetscCall(PetscOptionsInt("-code_max_it", "KSPSetTolerances() on the coarse KSP in code", NULL, code_max_it, &code_max_it, NULL));
@@ -551,6 +633,7 @@ int main(int argc, char **argv)
   PetscCall(KSPGetSolution(ksp, &x));
   PetscCall(KSPGetRhs(ksp, &b));
   if (ismg && print_coarse) PetscCall(PrintCoarse(pc));
+  if (ismg && block_smoother) PetscCall(CheckBlockSmoother(pc, block_smoother));
 
   if (cycles) {
     PetscCall(CountCycles(ksp, pc, cycles, check_s, retype));
@@ -730,6 +813,15 @@ int main(int argc, char **argv)
       nsize: 2
       args: -bottom cabicgstab -dim 3 -n 17 -count_reductions 3 -check_s -block 4 -block_fallback {{0 1}separate output}
       filter: sed -E -e "/reductions in/s/[0-9]+([.][0-9]+)?/N/g"
+
+   # the level smoothers' KSPMatSolve() (what PCMG's PCMatApply() calls): KSPRICHARDSON + PCCHEBYJACOBI get the hook's
+   # block smoother, bitwise KSPSolve() per column with one halo message per neighbour and step for all columns
+   test:
+      suffix: block_smoother
+      nsize: {{1 2 3}}
+      args: -dim {{2 3}} -n 17 -check_block_smoother 5 -mg_levels_ksp_type richardson -mg_levels_pc_type chebyjacobi
+      filter: grep -e "level smoothers"
+      output_file: output/mgbottom_block_smoother.out
 
    # the same PCMG set up again after KSPReset(): the policy reaches the bottom KSP again (with agglomeration a new KSP
    # inside PCTELESCOPE) and the report counts that one

@@ -228,13 +228,15 @@ static inline PetscInt CAKrylovColumnPiece(PetscInt j, PetscInt end, PetscInt cg
   return PetscMin(end, (j / cgrp + 1) * cgrp) - j;
 }
 
-/* The halo's exchange of c columns of diag(din) X (in groups of cgrp at distance ldg, lda ldx; din NULL: X) started: the
-   rows each neighbour reads, interleaved */
-static PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, PetscInt c, PetscInt cgrp, size_t ldg, const PetscScalar *X, PetscInt ldx, const PetscScalar din[])
+/* The halo's exchange of c <= mmax columns of diag(din) X (in groups of cgrp at distance ldg, lda ldx; din NULL: X)
+   started: the rows each neighbour reads, interleaved, one message per neighbour for all columns (a MATMPIAIJ's plan;
+   also PCCHEBYJACOBI's steps on blocks) */
+PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, PetscInt c, PetscInt cgrp, size_t ldg, const PetscScalar *X, PetscInt ldx, const PetscScalar din[])
 {
   PetscMPIInt n;
 
   PetscFunctionBegin;
+  PetscCheck(c <= plan->mmax, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " columns exceed the plan's %" PetscInt_FMT, c, plan->mmax);
   for (PetscMPIInt i = 0; i < plan->nfrom; i++) {
     PetscCall(PetscMPIIntCast((plan->fromoff[i + 1] - plan->fromoff[i]) * c, &n));
     PetscCallMPI(MPI_Irecv(plan->recvbuf + plan->fromoff[i] * c, n, MPIU_SCALAR, plan->from[i], plan->tag, plan->comm, &plan->req[i]));
@@ -255,13 +257,15 @@ static PetscErrorCode CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns plan, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ... ended: the received rows into the ghost block, garray order */
-static PetscErrorCode CAKrylovMatColumnsHaloEnd(CAKrylovMatColumns plan, PetscInt c)
+/* ... ended: the received rows into the ghost block, garray order: column j of ghost g at ghost[g c + j] (ghost NULL:
+   not asked for) */
+PetscErrorCode CAKrylovMatColumnsHaloEnd(CAKrylovMatColumns plan, PetscInt c, const PetscScalar **ghost)
 {
   PetscFunctionBegin;
   PetscCallMPI(MPI_Waitall(plan->nfrom + plan->nto, plan->req, MPI_STATUSES_IGNORE));
   for (PetscInt k = 0; k < plan->fromoff[plan->nfrom]; k++)
     for (PetscInt j = 0; j < c; j++) plan->ghost[plan->ghostof[k] * c + j] = plan->recvbuf[k * c + j];
+  if (ghost) *ghost = plan->ghost;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -327,7 +331,7 @@ PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c
   T  = CAKrylovAlign64(buf); /* a window row of 8 w columns spans w cache lines, not w + 1: the window's address, and so its speed, no longer depends on the heap's state */
   Yb = CAKrylovAlign64(T + (size_t)W * cg);
   if (cg < c && Ao) { /* groups of columns: their ghosts side by side, once all have arrived */
-    PetscCall(CAKrylovMatColumnsHaloEnd(plan, c));
+    PetscCall(CAKrylovMatColumnsHaloEnd(plan, c, NULL));
     arrived = PETSC_TRUE;
   }
   for (PetscInt j0 = 0; j0 < c; j0 += cg) {
@@ -350,7 +354,7 @@ PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c
         }
       CAKrylovMatMultInterleavedRing(r1 - r0, w, ia + r0, ja, a, T, W - 1, Yb, PETSC_FALSE, PETSC_FALSE); /* (A_d X)(r0 .. r1 - 1, :), interleaved */
       if (Ao && io[r1] > io[r0]) {                                                                        /* + (A_o X_ghost)(r0 .. r1 - 1, :) */
-        if (!arrived) PetscCall(CAKrylovMatColumnsHaloEnd(plan, c));
+        if (!arrived) PetscCall(CAKrylovMatColumnsHaloEnd(plan, c, NULL));
         arrived = PETSC_TRUE;
         CAKrylovMatMultInterleaved(r1 - r0, w, io + r0, jo, ao, Gg, Yb, PETSC_TRUE);
       }
@@ -362,7 +366,7 @@ PetscErrorCode CAKrylovMatMultColumns(CAKrylovMatColumns plan, Mat A, PetscInt c
       }
     }
   }
-  if (!arrived) PetscCall(CAKrylovMatColumnsHaloEnd(plan, c)); /* rows of this rank that others read, none of its own */
+  if (!arrived) PetscCall(CAKrylovMatColumnsHaloEnd(plan, c, NULL)); /* rows of this rank that others read, none of its own */
   PetscCall(PetscFree2(buf, G));
   PetscCall(PetscLogFlops(2.0 * c * (ia[n] + (Ao ? io[no] : 0)) + (din || dout ? (PetscLogDouble)c * n : 0.0)));
   PetscCall(MatSeqAIJRestoreArrayRead(Ad, &a));

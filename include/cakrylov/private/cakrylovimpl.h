@@ -28,6 +28,9 @@ typedef struct _n_CAKrylovMatColumns *CAKrylovMatColumns;
 PETSC_INTERN PetscErrorCode           CAKrylovMatColumnsCreate(Mat, PetscInt, size_t, CAKrylovMatColumns *);
 PETSC_INTERN PetscErrorCode           CAKrylovMatColumnsDestroy(CAKrylovMatColumns *);
 PETSC_INTERN PetscErrorCode           CAKrylovMatMultColumns(CAKrylovMatColumns, Mat, PetscInt, PetscInt, size_t, const PetscScalar *, PetscInt, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
+PETSC_INTERN PetscErrorCode           CAKrylovMatColumnsHaloBegin(CAKrylovMatColumns, PetscInt, PetscInt, size_t, const PetscScalar *, PetscInt, const PetscScalar *);
+PETSC_INTERN PetscErrorCode           CAKrylovMatColumnsHaloEnd(CAKrylovMatColumns, PetscInt, const PetscScalar **);
+PETSC_INTERN PetscErrorCode           KSPMatSolve_RichardsonChebyJacobi(KSP, Mat, Mat);
 PETSC_INTERN PetscErrorCode           CAKrylovMatCreateDense(PetscLayout, PetscInt, PetscScalar *, PetscInt, Mat *);
 
 /* the first 64-byte boundary (a cache line) at or after p: p + 8 scalars at most */

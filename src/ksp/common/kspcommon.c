@@ -210,7 +210,7 @@ PetscErrorCode CAKrylovKSPMatSolveCheckLayouts(KSP ksp, Mat A, Mat B, Mat X)
 }
 
 /* KSPMatSolve() as a KSPSolve() per column (KSPSolveTranspose() in KSPMatSolveTranspose()), for the cases a block solver
-   does not cover; reason[j] and its[j]: how column j ended */
+   does not cover; reason[j] and its[j]: how column j ended (NULL: not asked for) */
 PetscErrorCode CAKrylovKSPMatSolveColumns(KSP ksp, Mat B, Mat X, KSPConvergedReason reason[], PetscInt its[])
 {
   PetscInt        m;
@@ -229,8 +229,8 @@ PetscErrorCode CAKrylovKSPMatSolveColumns(KSP ksp, Mat B, Mat X, KSPConvergedRea
     if (ksp->guess_zero) PetscCall(MatDenseRestoreColumnVecWrite(X, j, &cx));
     else PetscCall(MatDenseRestoreColumnVec(X, j, &cx));
     PetscCall(MatDenseRestoreColumnVecRead(B, j, &cb));
-    reason[j] = ksp->reason;
-    its[j]    = ksp->its;
+    if (reason) reason[j] = ksp->reason;
+    if (its) its[j] = ksp->its;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -26,6 +26,7 @@
 */
 #include <cakrylov/private/cakrylovimpl.h>
 #include <petsc/private/pcimpl.h>
+#include <petsc/private/kspimpl.h> /* KSPMatSolve_RichardsonChebyJacobi(): the smoother KSP's settings */
 
 #define PCCHEBYJACOBI_LOWER 0.2 /* emin = PCCHEBYJACOBI_LOWER emax by default: the upper 80 % of the interval is damped */
 #if PetscHasAttribute(always_inline)
@@ -46,7 +47,13 @@ typedef struct {
   Vec        ghost;      /* ... into this */
   PetscInt   nruns;      /* MATMPIAIJ: the local rows as runs [run[t], run[t + 1]), t < nruns, without (t even) and with (t odd) off-rank columns */
   PetscInt  *run;
-  PetscInt   steps; /* steps made since creation (PCView()) */
+  PetscInt   steps; /* steps made since creation (PCView()), one per column of a block */
+  /* blocks of columns (PCMatApply(), KSPMatSolve() of KSPRICHARDSON): made at the first block of more columns than mcap */
+  PetscInt           mcap;
+  PetscScalar       *xwork;  /* nloc x mcap: the other iterates */
+  PetscScalar       *ghosts; /* nghost x mcap: the halo of each column (MATMPIAIJ) ... */
+  CAKrylovMatColumns plan;   /* ... exchanged for all columns at once, one message per neighbour */
+  PetscInt           blocks; /* block applications since creation (PCView()) */
 } PC_ChebyJacobi;
 
 /* The arrays of one fused step: A (diagonal block; off-diagonal block and the halo values with MATMPIAIJ), b, D^{-1} */
@@ -126,6 +133,9 @@ static PetscErrorCode PCReset_ChebyJacobi(PC pc)
   PetscCall(VecDestroy(&cj->ghost));
   PetscCall(PetscFree(cj->run));
   cj->nruns = 0;
+  PetscCall(PetscFree2(cj->xwork, cj->ghosts));
+  PetscCall(CAKrylovMatColumnsDestroy(&cj->plan));
+  cj->mcap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,31 +252,212 @@ static PetscErrorCode PCChebyJacobiStepUnfused(PC pc, Vec b, Vec xc, PetscBool p
    vector that holds x_{k-1}. From a nonzero x_0 step 0 writes work, so an odd count ends with a copy to x; from 0,
    step 0 (which reads only b) writes where the count ends in x.
 */
+/* Step k's coefficients: rho_k = 1/(2 sigma - rho_{k-1}) from *rho = rho_{k-1} (rho_0 = 1/sigma), c1 = rho_k rho_{k-1},
+   c2 = 2 rho_k/delta (step 0: c1 = 0, c2 = 1/theta); prev: x_{k-1} != 0 (it is in the vector step k writes) */
+static void PCChebyJacobiStepCoefficients(const PC_ChebyJacobi *cj, PetscInt k, PetscBool guesszero, PetscReal *rho, PetscScalar *c1, PetscScalar *c2, PetscBool *prev)
+{
+  const PetscReal theta = (cj->emax + cj->emin) / 2, delta = (cj->emax - cj->emin) / 2, sigma = theta / delta, rhoprev = *rho;
+
+  *prev = k == 0 || (k == 1 && guesszero) ? PETSC_FALSE : PETSC_TRUE;
+  if (k == 0) {
+    *rho = 1.0 / sigma;
+    *c1  = 0.0;
+    *c2  = 1.0 / theta;
+    return;
+  }
+  *rho = 1.0 / (2.0 * sigma - rhoprev);
+  *c1  = *rho * rhoprev;
+  *c2  = 2.0 * *rho / delta;
+}
+
 static PetscErrorCode PCChebyJacobiIterate(PC pc, Vec b, Vec x, PetscInt its, PetscBool guesszero)
 {
-  PC_ChebyJacobi *cj    = (PC_ChebyJacobi *)pc->data;
-  const PetscReal theta = (cj->emax + cj->emin) / 2, delta = (cj->emax - cj->emin) / 2, sigma = theta / delta;
+  PC_ChebyJacobi *cj   = (PC_ChebyJacobi *)pc->data;
   Vec             v[2] = {x, cj->work};
   PetscInt        out  = guesszero ? (its - 1) % 2 : 1; /* the vector step k writes */
-  PetscReal       rho  = 1.0 / sigma, rhoprev;
+  PetscReal       rho  = 0.0;
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < its; k++, out = 1 - out) {
-    Vec         xc   = k == 0 && guesszero ? NULL : v[1 - out];                    /* x_k */
-    PetscBool   prev = k == 0 || (k == 1 && guesszero) ? PETSC_FALSE : PETSC_TRUE; /* x_{k-1} != 0, in v[out] */
-    PetscScalar c1 = 0.0, c2 = 1.0 / theta;
+    Vec         xc = k == 0 && guesszero ? NULL : v[1 - out]; /* x_k */
+    PetscBool   prev;
+    PetscScalar c1, c2;
 
-    if (k > 0) { /* rho_k = 1/(2 sigma - rho_{k-1}); c1 = rho_k rho_{k-1}, c2 = 2 rho_k/delta */
-      rhoprev = rho;
-      rho     = 1.0 / (2.0 * sigma - rhoprev);
-      c1      = rho * rhoprev;
-      c2      = 2.0 * rho / delta;
-    }
+    PCChebyJacobiStepCoefficients(cj, k, guesszero, &rho, &c1, &c2, &prev);
     if (cj->fused) PetscCall(PCChebyJacobiStepFused(pc, b, xc, prev, c1, c2, v[out]));
     else PetscCall(PCChebyJacobiStepUnfused(pc, b, xc, prev, c1, c2, v[out]));
     cj->steps++;
   }
   if (its % 2 && !guesszero) PetscCall(VecCopy(cj->work, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The work of blocks of up to m columns (collective where the operator is MATMPIAIJ: the plan of the columns' halo,
+   made at the first block of more columns than before, never inside a step) */
+static PetscErrorCode PCChebyJacobiColumnsSetUp(PC pc, PetscInt m)
+{
+  PC_ChebyJacobi *cj     = (PC_ChebyJacobi *)pc->data;
+  PetscInt        nghost = 0, n;
+
+  PetscFunctionBegin;
+  if (m <= cj->mcap) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree2(cj->xwork, cj->ghosts));
+  PetscCall(CAKrylovMatColumnsDestroy(&cj->plan));
+  PetscCall(VecGetLocalSize(cj->work, &n));
+  if (cj->halo) {
+    PetscCall(VecGetLocalSize(cj->ghost, &nghost));
+    PetscCall(CAKrylovMatColumnsCreate(pc->mat, m, 0, &cj->plan)); /* its halo only: no window */
+    PetscCheck(cj->plan, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No halo plan for the MATMPIAIJ operator");
+  }
+  PetscCall(PetscMalloc2((size_t)n * m, &cj->xwork, (size_t)nghost * m, &cj->ghosts));
+  cj->mcap = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   One fused step of c columns, xn_j = xc_j + c1 (xc_j - xp_j) + c2 D^{-1} (b_j - A xc_j) (lda ldb, ldc, ldn; xc NULL:
+   zero; prev: xp_j is xn_j on entry), each column's rows by PCChebyJacobiStepRows() as a single step makes them (the
+   same bits), with the halo of all columns in one message per neighbour (MATMPIAIJ), in flight while the rows without
+   off-rank columns are stepped; the rows in pieces of PCCHEBYJACOBI_ROWS, each stepped for all columns while its rows
+   of A are in cache
+*/
+#define PCCHEBYJACOBI_ROWS 2048
+static PetscErrorCode PCChebyJacobiStepColumns(PC pc, PetscInt c, const PetscScalar *b, PetscInt ldb, const PetscScalar *xc, PetscInt ldc, PetscBool prev, PetscScalar c1, PetscScalar c2, PetscScalar *xn, PetscInt ldn)
+{
+  PC_ChebyJacobi    *cj = (PC_ChebyJacobi *)pc->data;
+  Mat                Ad = pc->mat, Ao = NULL;
+  PCChebyJacobiRows  m = {0};
+  const PetscScalar *ghost;
+  PetscInt           n, nz, nghost = 0, nruns = 1, runs[2] = {0, 0}, *run = runs;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  if (cj->halo) {
+    PetscCall(MatMPIAIJGetSeqAIJ(pc->mat, &Ad, &Ao, NULL));
+    PetscCall(VecGetLocalSize(cj->ghost, &nghost));
+    if (xc) PetscCall(CAKrylovMatColumnsHaloBegin(cj->plan, c, c, 0, xc, ldc, NULL));
+  }
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &m.ai, &m.aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCCHEBYJACOBI needs the CSR arrays of the operator (MatGetRowIJ())");
+  nz = m.ai[n];
+  PetscCall(MatSeqAIJGetArrayRead(Ad, &m.aa));
+  PetscCall(VecGetArrayRead(cj->dinv, &m.d));
+  if (cj->halo && xc) {
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &m.oi, &m.oj, &done));
+    PetscCall(MatSeqAIJGetArrayRead(Ao, &m.oa));
+    nz += m.oi[n];
+    run   = cj->run;
+    nruns = cj->nruns;
+  } else runs[1] = n;                      /* one run of all rows, none reads off-rank entries */
+  for (PetscInt off = 0; off < 2; off++) { /* the runs without off-rank columns (even), then, the halo arrived, the others */
+    if (off && cj->halo && xc) {           /* each column's ghosts side by side, as the single step reads them */
+      PetscCall(CAKrylovMatColumnsHaloEnd(cj->plan, c, &ghost));
+      for (PetscInt j = 0; j < c; j++)
+        for (PetscInt g = 0; g < nghost; g++) cj->ghosts[(size_t)j * nghost + g] = ghost[g * c + j];
+    }
+    for (PetscInt t = off; t < nruns; t += 2)
+      for (PetscInt i0 = run[t]; i0 < run[t + 1]; i0 += PCCHEBYJACOBI_ROWS)
+        for (PetscInt j = 0; j < c; j++) {
+          m.b = b + (size_t)j * ldb;
+          m.g = cj->ghosts + (size_t)j * nghost;
+          PCChebyJacobiStepRows(&m, (PetscBool)off, i0, PetscMin(i0 + PCCHEBYJACOBI_ROWS, run[t + 1]), xc ? xc + (size_t)j * ldc : NULL, prev, c1, c2, xn + (size_t)j * ldn);
+        }
+  }
+  if (cj->halo && xc) {
+    PetscCall(MatSeqAIJRestoreArrayRead(Ao, &m.oa));
+    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &n, &m.oi, &m.oj, &done));
+  }
+  PetscCall(VecRestoreArrayRead(cj->dinv, &m.d));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &m.aa));
+  PetscCall(PetscLogFlops(c * (xc ? 2.0 * nz + 7.0 * n : 2.0 * n)));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &n, &m.ai, &m.aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* its steps of the c columns of X (lda ldx) from X (guesszero: from 0) for the right-hand sides B (lda ldb), as
+   PCChebyJacobiIterate() makes them for each column (the same bits): the iterates alternate between X and xwork. Other
+   operator types: PCChebyJacobiIterate() per column */
+static PetscErrorCode PCChebyJacobiIterateColumns(PC pc, Mat B, Mat X, PetscInt its, PetscBool guesszero)
+{
+  PC_ChebyJacobi    *cj = (PC_ChebyJacobi *)pc->data;
+  const PetscScalar *b;
+  PetscScalar       *x, *v[2];
+  PetscInt           c, n, ldb, ldx, ld[2];
+  PetscInt           out = guesszero ? (its - 1) % 2 : 1; /* the block step k writes */
+  PetscReal          rho = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(X, NULL, &c));
+  if (!cj->fused) {
+    for (PetscInt j = 0; j < c; j++) {
+      Vec bj, xj;
+
+      PetscCall(MatDenseGetColumnVecRead(B, j, &bj));
+      PetscCall(MatDenseGetColumnVec(X, j, &xj));
+      PetscCall(PCChebyJacobiIterate(pc, bj, xj, its, guesszero));
+      PetscCall(MatDenseRestoreColumnVec(X, j, &xj));
+      PetscCall(MatDenseRestoreColumnVecRead(B, j, &bj));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCChebyJacobiColumnsSetUp(pc, c));
+  PetscCall(VecGetLocalSize(cj->work, &n));
+  PetscCall(MatDenseGetArrayRead(B, &b));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(MatDenseGetArray(X, &x));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  v[0]  = x;
+  v[1]  = cj->xwork;
+  ld[0] = ldx;
+  ld[1] = n;
+  for (PetscInt k = 0; k < its; k++, out = 1 - out) {
+    const PetscBool zero = k == 0 && guesszero ? PETSC_TRUE : PETSC_FALSE; /* x_0 = 0 */
+    PetscBool       prev;
+    PetscScalar     c1, c2;
+
+    PCChebyJacobiStepCoefficients(cj, k, guesszero, &rho, &c1, &c2, &prev);
+    PetscCall(PCChebyJacobiStepColumns(pc, c, b, ldb, zero ? NULL : v[1 - out], ld[1 - out], prev, c1, c2, v[out], ld[out]));
+    cj->steps += c;
+  }
+  if (its % 2 && !guesszero)
+    for (PetscInt j = 0; j < c; j++) PetscCall(PetscArraycpy(x + (size_t)j * ldx, cj->xwork + (size_t)j * n, n)); /* VecCopy() per column */
+  PetscCall(MatDenseRestoreArray(X, &x));
+  PetscCall(MatDenseRestoreArrayRead(B, &b));
+  cj->blocks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMatApply(): PCApply() of each column (its steps from 0) for all columns at once */
+static PetscErrorCode PCMatApply_ChebyJacobi(PC pc, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(PCChebyJacobiIterateColumns(pc, B, X, ((PC_ChebyJacobi *)pc->data)->its, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   KSPMatSolve() of a KSPRICHARDSON with PCCHEBYJACOBI (the multigrid smoother, installed by the bottom-solver hook on
+   PCMG's levels): its max_it steps of all columns at once, where KSPSolve() of each column would hand its whole solve
+   to PCApplyRichardson() (PETSc's KSPSolve_Richardson(): scale 1, at least one iteration, the default test or none, no
+   monitor, no transpose, no null space of the preconditioning matrix), the same bits; else KSPSolve() per column.
+   KSPRICHARDSON's data begins with its scale (KSP_Richardson, PETSc 3.18 to 3.26), which PETSc has no getter for.
+*/
+PetscErrorCode KSPMatSolve_RichardsonChebyJacobi(KSP ksp, Mat B, Mat X)
+{
+  Mat          P;
+  MatNullSpace nullsp;
+  PetscBool    cheby, rich;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, KSPRICHARDSON, &rich));
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCCHEBYJACOBI, &cheby));
+  PetscCall(PCGetOperators(ksp->pc, NULL, &P));
+  PetscCall(MatGetNullSpace(P, &nullsp));
+  if (rich && cheby && ksp->max_it > 0 && *(PetscReal *)ksp->data == 1.0 && (ksp->converged == KSPConvergedDefault || ksp->converged == KSPConvergedSkip) && !ksp->numbermonitors && !ksp->transpose_solve && !nullsp) {
+    PetscCall(PCChebyJacobiIterateColumns(ksp->pc, B, X, ksp->max_it, ksp->guess_zero));
+    ksp->its    = ksp->max_it;
+    ksp->reason = KSP_CONVERGED_ITS;
+  } else PetscCall(CAKrylovKSPMatSolveColumns(ksp, B, X, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -324,7 +515,9 @@ static PetscErrorCode PCView_ChebyJacobi(PC pc, PetscViewer viewer)
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  Chebyshev on Gershgorin's interval of D^{-1} A (set up with the operator)\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  steps per application: %" PetscInt_FMT " (under KSPRICHARDSON: its max_it)\n", cj->its));
   if (pc->setupcalled)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; %" PetscInt_FMT " steps so far\n", cj->fused ? "one fused pass over the rows per step (AIJ)" : "MatMult() and vector operations per step (the operator is not MATSEQAIJ/MATMPIAIJ)", cj->steps));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; %" PetscInt_FMT " steps so far (of one column each)\n", cj->fused ? "one fused pass over the rows per step (AIJ)" : "MatMult() and vector operations per step (the operator is not MATSEQAIJ/MATMPIAIJ)", cj->steps));
+  if (pc->setupcalled && cj->blocks)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " block applications (PCMatApply(), or KSPMatSolve() of KSPRICHARDSON): each step one pass over the rows for all columns%s\n", cj->blocks, cj->halo ? ", their halo one message per neighbour" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -480,6 +673,12 @@ PetscErrorCode PCChebyJacobiSetIterations(PC pc, PetscInt its)
    `MatMult()` and vector operations. From a zero initial guess the first step applies no operator. The polynomial is
    the same before and after a coarse-grid correction, so the V-cycle is symmetric and `KSPCG` can accelerate it.
 
+   `PCMatApply()` steps all columns of a block at once (one pass over the rows and, for `MATMPIAIJ`, one halo message
+   per neighbour per step for all columns), bitwise `PCApply()` per column. With the library's bottom-solver hook,
+   PCMG's level smoothers that are `KSPRICHARDSON` with this preconditioner smooth PCMG's blocks (`PCMatApply()` of
+   PCMG) the same way: their `KSPMatSolve()` is this block apply where `KSPSolve()` would hand its solve to
+   `PCApplyRichardson()`, bitwise `KSPSolve()` per column.
+
    The default interval needs the matrix rows (`MatGetRow()`; `MATSELL` is read from a `MATAIJ` copy) and one
    reduction at each setup; give the interval when the rows cannot be read or the setup must not reduce. D is the
    diagonal of the preconditioning matrix, A the operator; a zero diagonal entry is an error.
@@ -497,6 +696,7 @@ PetscErrorCode PCCreate_ChebyJacobi(PC pc)
   pc->data = (void *)cj;
 
   pc->ops->apply           = PCApply_ChebyJacobi;
+  pc->ops->matapply        = PCMatApply_ChebyJacobi;
   pc->ops->applyrichardson = PCApplyRichardson_ChebyJacobi;
   pc->ops->setup           = PCSetUp_ChebyJacobi;
   pc->ops->reset           = PCReset_ChebyJacobi;

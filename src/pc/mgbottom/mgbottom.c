@@ -14,6 +14,10 @@
      apply,
      applyrichardson the time and number of cycles of each PCMG application
      view, destroy   the policy and the report; the report printed at destruction on request
+   After PCMG's setup, the level smoothers that are KSPRICHARDSON with PCCHEBYJACOBI and have no KSPMatSolve() of their
+   own get PCCHEBYJACOBI's block solve (KSPMatSolve_RichardsonChebyJacobi()): PCMG's PCMatApply() smooths m columns with
+   one pass over the rows and one halo message per neighbour per step for all of them, where PETSc's KSPMatSolve() of a
+   type without one solves column by column (the same bits either way).
    Each bottom solve is measured by a pre/post-solve pair on the coarse KSP: time, Krylov iterations, and the
    global reductions issued in it (PETSc's own count of MPI_Allreduce calls, petsc_allreduce_ct, plus this
    library's count of its MPI_Iallreduce calls), and the halo messages received in it (PETSc's own count of the
@@ -30,6 +34,7 @@
 #include <cakrylov/private/cakrylovimpl.h>
 #include <petsc/private/pcimpl.h>
 #include <petsc/private/kspimpl.h>
+#include <petsc/private/pcmgimpl.h> /* the levels' pre- and post-smoothers, without PCMGGetSmootherUp(), which makes a post-smoother of its own */
 
 #define PCMGBOTTOM_KEY "CAKrylovPCMGBottom"
 
@@ -681,6 +686,20 @@ static void PCMGBottomWrapRichardson(PC pc, PCMGBottom *bottom)
   if (bottom->applyrichardson) pc->ops->applyrichardson = PCApplyRichardson_MGBottom;
 }
 
+/* The block solve of PCCHEBYJACOBI under KSPRICHARDSON as a smoother's KSPMatSolve(), where the smoother has none (its
+   type, once set up, is final: KSPSetType() clears what was put here) */
+static PetscErrorCode PCMGBottomBlockSmoother(KSP smoother)
+{
+  PetscBool rich, cheby;
+
+  PetscFunctionBegin;
+  if (!smoother || smoother->ops->matsolve) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)smoother, KSPRICHARDSON, &rich));
+  PetscCall(PetscObjectTypeCompare((PetscObject)smoother->pc, PCCHEBYJACOBI, &cheby));
+  if (rich && cheby) smoother->ops->matsolve = KSPMatSolve_RichardsonChebyJacobi;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_MGBottom(PC pc)
 {
   PCMGBottom *bottom;
@@ -695,6 +714,12 @@ static PetscErrorCode PCSetUp_MGBottom(PC pc)
   PetscCall(bottom->setup(pc));                                     /* PETSc's own checks first (no levels); it may make the levels anew (PCMGSetLevels_MGBottom()) */
   PetscCall(PCMGGetLevels(pc, &levels));
   if (levels < 2) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 1; l < levels; l++) {
+    PC_MG_Levels *lv = ((PC_MG *)pc->data)->levels[l];
+
+    PetscCall(PCMGBottomBlockSmoother(lv->smoothd));
+    if (lv->smoothu != lv->smoothd) PetscCall(PCMGBottomBlockSmoother(lv->smoothu));
+  }
   PetscCall(PCMGGetCoarseSolve(pc, &coarse));
   if (coarse && coarse->presolve == PCMGBottomPreSolve && coarse->ops->matsolve && coarse->ops->matsolve != KSPMatSolve_MGBottom) { /* the coarse KSP's type is final now */
     bottom->matsolve      = coarse->ops->matsolve;
