@@ -67,6 +67,13 @@ typedef PetscOptionItems CAKrylovOptionItems;
   #define CAKrylovKSPMinIterations(ksp) ((ksp)->min_it)
 #endif
 
+/* A PC's Richardson steps on a block (pc->ops->matapplyrichardson, which KSPRICHARDSON's own KSPMatSolve() calls): in
+   3.26 (not in 3.24; before it, KSPRICHARDSON has no KSPMatSolve(), and the bottom-solver hook gives PCMG's
+   richardson + chebyjacobi smoothers one) */
+#if PETSC_VERSION_GE(3, 26, 0)
+  #define CAKRYLOV_HAVE_PC_MATAPPLYRICHARDSON 1
+#endif
+
 /* KSPSetDMActive() takes which of the DM's uses it sets (KSPDMActive) from 3.25 on: all of them here */
 #if PETSC_VERSION_LT(3, 25, 0)
   #define CAKrylovKSPSetDMInactive(ksp) KSPSetDMActive((ksp), PETSC_FALSE)

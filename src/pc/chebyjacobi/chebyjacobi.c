@@ -435,9 +435,26 @@ static PetscErrorCode PCMatApply_ChebyJacobi(PC pc, Mat B, Mat X)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(CAKRYLOV_HAVE_PC_MATAPPLYRICHARDSON)
+/* PCMatApplyRichardson(), which KSPMatSolve() of KSPRICHARDSON calls under the conditions of PCApplyRichardson(): its
+   steps of all columns from Y (guesszero: from 0), no norms */
+static PetscErrorCode PCMatApplyRichardson_ChebyJacobi(PC pc, Mat B, Mat Y, Mat W, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  PetscFunctionBegin;
+  (void)W;
+  (void)rtol;
+  (void)abstol;
+  (void)dtol;
+  PetscCall(PCChebyJacobiIterateColumns(pc, B, Y, its, guesszero));
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /*
    KSPMatSolve() of a KSPRICHARDSON with PCCHEBYJACOBI (the multigrid smoother, installed by the bottom-solver hook on
-   PCMG's levels): its max_it steps of all columns at once, where KSPSolve() of each column would hand its whole solve
+   PCMG's levels where KSPRICHARDSON has no KSPMatSolve() of its own, PETSc before 3.26): its max_it steps of all columns at once, where KSPSolve() of each column would hand its whole solve
    to PCApplyRichardson() (PETSc's KSPSolve_Richardson(): scale 1, at least one iteration, the default test or none, no
    monitor, no transpose, no null space of the preconditioning matrix), the same bits; else KSPSolve() per column.
    KSPRICHARDSON's data begins with its scale (KSP_Richardson, PETSc 3.18 to 3.26), which PETSc has no getter for.
@@ -677,7 +694,8 @@ PetscErrorCode PCChebyJacobiSetIterations(PC pc, PetscInt its)
    per neighbour per step for all columns), bitwise `PCApply()` per column. With the library's bottom-solver hook,
    PCMG's level smoothers that are `KSPRICHARDSON` with this preconditioner smooth PCMG's blocks (`PCMatApply()` of
    PCMG) the same way: their `KSPMatSolve()` is this block apply where `KSPSolve()` would hand its solve to
-   `PCApplyRichardson()`, bitwise `KSPSolve()` per column.
+   `PCApplyRichardson()`, bitwise `KSPSolve()` per column (from PETSc 3.26 on through `PCMatApplyRichardson()`, which
+   `KSPRICHARDSON`'s own `KSPMatSolve()` calls, without the hook).
 
    The default interval needs the matrix rows (`MatGetRow()`; `MATSELL` is read from a `MATAIJ` copy) and one
    reduction at each setup; give the interval when the rows cannot be read or the setup must not reduce. D is the
@@ -695,8 +713,11 @@ PetscErrorCode PCCreate_ChebyJacobi(PC pc)
   cj->its  = 1;
   pc->data = (void *)cj;
 
-  pc->ops->apply           = PCApply_ChebyJacobi;
-  pc->ops->matapply        = PCMatApply_ChebyJacobi;
+  pc->ops->apply    = PCApply_ChebyJacobi;
+  pc->ops->matapply = PCMatApply_ChebyJacobi;
+#if defined(CAKRYLOV_HAVE_PC_MATAPPLYRICHARDSON)
+  pc->ops->matapplyrichardson = PCMatApplyRichardson_ChebyJacobi;
+#endif
   pc->ops->applyrichardson = PCApplyRichardson_ChebyJacobi;
   pc->ops->setup           = PCSetUp_ChebyJacobi;
   pc->ops->reset           = PCReset_ChebyJacobi;

@@ -15,7 +15,8 @@
      applyrichardson the time and number of cycles of each PCMG application
      view, destroy   the policy and the report; the report printed at destruction on request
    After PCMG's setup, the level smoothers that are KSPRICHARDSON with PCCHEBYJACOBI and have no KSPMatSolve() of their
-   own get PCCHEBYJACOBI's block solve (KSPMatSolve_RichardsonChebyJacobi()): PCMG's PCMatApply() smooths m columns with
+   own (PETSc before 3.26; from 3.26 on KSPRICHARDSON's calls PCMatApplyRichardson(), which PCCHEBYJACOBI has) get
+   PCCHEBYJACOBI's block solve (KSPMatSolve_RichardsonChebyJacobi()): PCMG's PCMatApply() smooths m columns with
    one pass over the rows and one halo message per neighbour per step for all of them, where PETSc's KSPMatSolve() of a
    type without one solves column by column (the same bits either way).
    Each bottom solve is measured by a pre/post-solve pair on the coarse KSP: time, Krylov iterations, and the
