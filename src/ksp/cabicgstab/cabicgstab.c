@@ -1087,7 +1087,7 @@ PetscErrorCode KSPCABiCGStabAllocate(KSP ksp)
   for (PetscInt i = 0; i < 3; i++) PetscCall(CAKrylovVecCreateOnLayoutWithArray(cab->t, cab->W + (size_t)cab->ldw * i, &cab->Wcol[i]));
 
   PetscCall(PetscMalloc5(nb * nb, &cab->Tp, nb * (nb + 1), &cab->GG, 3 * nb, &cab->coef, nb, &cab->Ta, nb, &cab->d));
-  PetscCall(PetscMalloc2(nb * (nb + 1), &cab->packed, cab->V_shared ? 0 : CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work)); /* a block's column: its block KSP's */
+  PetscCall(PetscMalloc2(cab->V_shared ? 0 : nb * (nb + 1), &cab->packed, cab->V_shared ? 0 : CAKrylovGramWorkSize(nb + 1) + (nb + 1) * (nb + 1), &cab->gram_work)); /* a block's column: neither (its block packs and reduces, with its block KSP's work) */
   PetscCall(PetscMalloc4(nb, &cab->Td, nb, &cab->GTd, nb, &cab->Gc, 2 * nb, &cab->isupp));
   cab->s_alloc = s;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -66,7 +66,7 @@ typedef struct {
   PetscScalar *Tp;                                                                                             /* nb x nb: T', the operator in coordinates: Â[P_, 0, R_, 0] = [P, R] T' */
   PetscScalar *GG;                                                                                             /* nb x (nb+1): [g, G] = [P, R]^T [rt, P, R] */
   PetscScalar *gram_work;                                                                                      /* CAKrylovGram()'s S, (nb+1) x (nb+1), and its work (none in a block's column) */
-  PetscScalar *packed;                                                                                         /* nb + nb (nb+1)/2: g and the upper triangle of G, the reduced message */
+  PetscScalar *packed;                                                                                         /* nb + nb (nb+1)/2: g and the upper triangle of G, the reduced message (none in a block's column) */
   PetscScalar *coef;                                                                                           /* nb x 3: the coordinate vectors [a, c, e] of p, r, x - x_m */
   PetscScalar *Ta, *d, *Td, *GTd, *Gc;                                                                         /* nb each: T'a, d (coordinates of q), T'd, G T'd, G c */
   PetscInt    *isupp;                                                                                          /* 2 nb: supports of coordinate vectors (KSPCABiCGStabSupport()) */

@@ -247,11 +247,6 @@ static PetscErrorCode PCChebyJacobiStepUnfused(PC pc, Vec b, Vec xc, PetscBool p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   its steps from x (guesszero: from 0) to x. The iterates alternate between x and work: step k writes x_{k+1} over the
-   vector that holds x_{k-1}. From a nonzero x_0 step 0 writes work, so an odd count ends with a copy to x; from 0,
-   step 0 (which reads only b) writes where the count ends in x.
-*/
 /* Step k's coefficients: rho_k = 1/(2 sigma - rho_{k-1}) from *rho = rho_{k-1} (rho_0 = 1/sigma), c1 = rho_k rho_{k-1},
    c2 = 2 rho_k/delta (step 0: c1 = 0, c2 = 1/theta); prev: x_{k-1} != 0 (it is in the vector step k writes) */
 static void PCChebyJacobiStepCoefficients(const PC_ChebyJacobi *cj, PetscInt k, PetscBool guesszero, PetscReal *rho, PetscScalar *c1, PetscScalar *c2, PetscBool *prev)
@@ -270,6 +265,11 @@ static void PCChebyJacobiStepCoefficients(const PC_ChebyJacobi *cj, PetscInt k, 
   *c2  = 2.0 * *rho / delta;
 }
 
+/*
+   its steps from x (guesszero: from 0) to x. The iterates alternate between x and work: step k writes x_{k+1} over the
+   vector that holds x_{k-1}. From a nonzero x_0 step 0 writes work, so an odd count ends with a copy to x; from 0,
+   step 0 (which reads only b) writes where the count ends in x.
+*/
 static PetscErrorCode PCChebyJacobiIterate(PC pc, Vec b, Vec x, PetscInt its, PetscBool guesszero)
 {
   PC_ChebyJacobi *cj   = (PC_ChebyJacobi *)pc->data;
