@@ -7,6 +7,7 @@ KSPSetUp(), over its iterations) beside autobcgs's prediction for it (the model'
   -n <32>        : grid points per direction;  -pc_type <none|jacobi> : the preconditioner of every KSP\n\
   -rtol <1e-8>   : the tolerance of every solve;  -runs <5> : rounds (each solves once with every method, in a rotated order)\n\
   -csv <file>    : append one CSV row per method to file;  -label <text> : the first CSV column (the cell of the map)\n\
+  -rounds_csv <file> : append one CSV row per method and round (its place in the round, its setup and solve times)\n\
   Every KSP also reads the options database (KSPSetFromOptions()).\n\n";
 
 #include <cakrylov.h>
@@ -103,8 +104,10 @@ int main(int argc, char **argv)
   MPI_Comm           comm;
   PetscInt           n = 32, runs = 5, pc = 0, its[NMETHODS] = {0};
   PetscReal          rtol                        = 1e-8, nnz, total[NMETHODS][64], setup[NMETHODS][64], periter[NMETHODS][64], predicted[NFIXED][64], mpred[NFIXED];
-  char               csvname[PETSC_MAX_PATH_LEN] = "", label[256] = "here";
-  PetscBool          csvset;
+  char               csvname[PETSC_MAX_PATH_LEN] = "", roundsname[PETSC_MAX_PATH_LEN] = "", label[256] = "here";
+  PetscBool          csvset, roundsset;
+  PetscInt           place[NMETHODS][64];
+  PetscReal          first_total, first_setup;
   const char        *pcs[] = {PCNONE, PCJACOBI};
   KSPConvergedReason reason[NMETHODS];
   KSPAutoBCGSChoice  choice[64];
@@ -122,6 +125,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-rtol", "Tolerance of every solve", NULL, rtol, &rtol, NULL));
   PetscCall(PetscOptionsInt("-runs", "Rounds", NULL, runs, &runs, NULL));
   PetscCall(PetscOptionsString("-csv", "Append one CSV row per method to this file", NULL, csvname, csvname, sizeof(csvname), &csvset));
+  PetscCall(PetscOptionsString("-rounds_csv", "Append one CSV row per method and round to this file", NULL, roundsname, roundsname, sizeof(roundsname), &roundsset));
   PetscCall(PetscOptionsString("-label", "The first CSV column", NULL, label, label, sizeof(label), NULL));
   PetscOptionsEnd();
   PetscCall(BenchHelpOnly(&helponly));
@@ -138,12 +142,22 @@ int main(int argc, char **argv)
       PetscReal       ts = 0, tv = 0, pred[NFIXED];
 
       PetscCall(SolveOnce(&methods[k], A, b, x, pcs[pc], rtol, &ts, &tv, &its[k], &reason[k], isauto ? &choice[r] : NULL, its, pred));
+      place[k][r]   = i;
       setup[k][r]   = ts;
       total[k][r]   = ts + tv;
       periter[k][r] = its[k] ? tv / its[k] : 0;
       if (isauto)
         for (PetscInt j = 0; j < NFIXED; j++) predicted[j][r] = pred[j];
     }
+  first_total = total[NFIXED][0]; /* before the medians reorder the rounds */
+  first_setup = setup[NFIXED][0];
+  if (roundsset) {
+    PetscCall(OpenCSV(comm, roundsname, "label,pc,method,round,place,setup_ms,solve_ms", &fp));
+    for (PetscInt r = 0; r < runs; r++)
+      for (PetscInt k = 0; k < NMETHODS; k++) PetscCall(PetscFPrintf(comm, fp, "%s,%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6g,%.6g\n", label, pcs[pc], methods[k].name, r, place[k][r], 1e3 * setup[k][r], 1e3 * (total[k][r] - setup[k][r])));
+    PetscCall(PetscFClose(comm, fp));
+    fp = NULL;
+  }
   for (PetscInt k = 0; k < NFIXED; k++) PetscCall(Median(runs, predicted[k], &mpred[k])); /* the model's, from each round's measurement */
   if (csvset) PetscCall(OpenCSV(comm, csvname, "label,pc,method,s,median_solve_ms,min_solve_ms,max_solve_ms,iterations,reason,median_setup_ms,median_us_per_it,predicted_us_per_it,chosen", &fp));
   PetscCall(PetscPrintf(comm, "autobcgs benchmark: 3D Laplacian n = %" PetscInt_FMT " (%" PetscInt_FMT " unknowns), PC %s, right preconditioning, rtol %g, %" PetscInt_FMT " rounds\n", n, n * n * n, pcs[pc], (double)rtol, runs));
@@ -174,9 +188,9 @@ int main(int argc, char **argv)
   }
   /* the first autobcgs of the process (round 1): it alone times the reductions, which the later ones find kept on the
      communicator; one sample */
-  PetscCall(PetscPrintf(comm, "%-13s %10.3f %9s %9s %6s %10.3f %11s %11s  %s\n", "auto-1st", 1e3 * total[NFIXED][0], "", "", "", 1e3 * setup[NFIXED][0], "", "", "round 1: the reduction times measured"));
+  PetscCall(PetscPrintf(comm, "%-13s %10.3f %9s %9s %6s %10.3f %11s %11s  %s\n", "auto-1st", 1e3 * first_total, "", "", "", 1e3 * first_setup, "", "", "round 1: the reduction times measured"));
   if (fp)
-    PetscCall(PetscFPrintf(comm, fp, "%s,%s,auto-1st,0,%.6g,%.6g,%.6g,%" PetscInt_FMT ",%s,%.6g,0,0,%s\n", label, pcs[pc], 1e3 * total[NFIXED][0], 1e3 * total[NFIXED][0], 1e3 * total[NFIXED][0], its[NFIXED], KSPConvergedReasons[reason[NFIXED]], 1e3 * setup[NFIXED][0], "round 1"));
+    PetscCall(PetscFPrintf(comm, fp, "%s,%s,auto-1st,0,%.6g,%.6g,%.6g,%" PetscInt_FMT ",%s,%.6g,0,0,%s\n", label, pcs[pc], 1e3 * first_total, 1e3 * first_total, 1e3 * first_total, its[NFIXED], KSPConvergedReasons[reason[NFIXED]], 1e3 * first_setup, "round 1"));
   if (fp) PetscCall(PetscFClose(comm, fp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));

@@ -11,7 +11,7 @@
 #   share/bench/auto.sh LIBCAKPMPI AUTO EX1 [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
 #                       [-progress "async none"] [-halo krasnopolsky] [-bottom_runs 5]
 # AUTO is the built share/bench/auto.c, run on 2 ranks; EX1 the built tutorials/ex1.c. Writes share/bench/results/
-# auto.{txt,csv} and auto-bottom.{txt,csv} (QUICK=1: results/quick/, n = 24, 3 rounds, p = 1 and 4096 only, one bottom
+# auto.{txt,csv}, auto-rounds.csv (every round of every method) and auto-bottom.{txt,csv} (QUICK=1: results/quick/, n = 24, 3 rounds, p = 1 and 4096 only, one bottom
 # run per point). A planning model, not a measurement of a large machine (see methodmap.sh).
 set -eu -o pipefail
 if [ $# -lt 3 ] || [ ! -f "$1" ] || [ ! -x "$2" ] || [ ! -x "$3" ]; then
@@ -28,6 +28,7 @@ n=32 runs=5 nodes="1 16 256 1024 4096 16384" pcs="jacobi none" progress="async n
 options "n runs nodes pcs progress halo bottom_runs" "$@"
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US
 outputs auto
+rounds=$results/auto-rounds.csv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mpi_flags 2
@@ -40,11 +41,11 @@ point() {
     env=(-x CAKPMPI_MODEL=krasnopolsky -x CAKPMPI_NODES="$p" -x CAKPMPI_PROGRESS="$pr" -x LD_PRELOAD="$lib")
     [ "$halo" = none ] || env+=(-x CAKPMPI_HALO="$halo")
   fi
-  mpiexec -n 2 "${mpiflags[@]}" "${env[@]}" "$prog" -n "$n" -runs "$runs" -pc_type "$pc" -label "$pr/$p" -csv "$csv" > "$tmp/out" 2>&1 ||
+  mpiexec -n 2 "${mpiflags[@]}" "${env[@]}" "$prog" -n "$n" -runs "$runs" -pc_type "$pc" -label "$pr/$p" -csv "$csv" -rounds_csv "$rounds" > "$tmp/out" 2>&1 ||
     { echo "$0: run failed: pc $pc progress $pr p $p" >&2; cat "$tmp/out" >&2; exit 1; }
 }
 
-rm -f "$csv"
+rm -f "$csv" "$rounds"
 for pc in $pcs; do
   point "$pc" - 0
   for pr in $progress; do
@@ -56,9 +57,12 @@ done
   echo "# $(date '+%Y-%m-%d %H:%M:%S %Z'); $(machine); load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# command: $(rel "$0") $(rel "$lib") $(rel "$prog") -n $n -runs $runs -nodes \"$nodes\" -pcs \"$pcs\" -progress \"$progress\" -halo $halo"
   echo "# 7-point 3D Laplacian n = $n ($((n * n * n / 2)) unknowns per rank), 2 real ranks, rtol 1e-8, right preconditioning, median of $runs rounds"
-  echo "# entries: time per solve in ms, setup included (autobcgs: its measurement and choice in every solve; auto-1st: the first autobcgs of the run, which also times the reductions, one sample); p = here: this machine;"
+  echo "# entries: time per solve in ms, setup included (autobcgs: its measurement and choice in every solve; auto-1st: the first autobcgs of the run, which also times the reductions, one sample; paired: the median over the rounds of autobcgs / the fastest fixed candidate (by median) in the same round, which cancels a drift of the machine within the run, per-round times in $(rel "$rounds")); p = here: this machine;"
   echo "# p > 0: reductions (and halo receives: $halo) delayed by Krasnopolsky's model at p nodes (simulated, a planning model)"
-  awk -F, 'NR > 1 && $3 != "method" {
+  awk -F, 'function median(v, n,   i, j, x) { for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+                                           return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    FNR == NR { if ($3 != "method") { split($1, l, "/"); rt[$2 SUBSEP l[1] SUBSEP l[2], $3, $4] = $6 + $7; nr[$2 SUBSEP l[1] SUBSEP l[2]] = $4 + 1 } next }
+    $3 != "method" {
       split($1, l, "/"); key = $2 SUBSEP l[1]; cell = key SUBSEP l[2]
       if (!(key in kseen)) { kseen[key] = 1; keys[++nk] = key }
       if (!(cell in cseen)) { cseen[cell] = 1; cells[key, ++nc[key]] = l[2] }
@@ -71,7 +75,7 @@ done
         split(keys[k], a, SUBSEP)
         printf "\nPC %s, progress %s\n%6s", a[1], a[2] == "-" ? "- (this machine)" : a[2], "p"
         for (m = 1; m <= nm; m++) { h = ms[m]; sub(/cabicgstab/, "ca s=", h); printf " %9s", h }
-        printf "  %-12s %8s %8s  %s\n", "fastest", "auto/it", "1st/it", "autobcgs chose"
+        printf "  %-12s %8s %8s %8s  %s\n", "fastest", "auto/it", "1st/it", "paired", "autobcgs chose"
         for (i = 1; i <= nc[keys[k]]; i++) {
           c = keys[k] SUBSEP cells[keys[k], i]
           best = ""; for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/ && (best == "" || t[c, ms[m]] < t[c, best])) best = ms[m]
@@ -79,7 +83,9 @@ done
           for (m = 1; m <= nm; m++) printf " %9.2f", t[c, ms[m]]
           r = t[c, "autobcgs"] / t[c, best]; worst = r > worst ? r : worst; within += r <= 1.10; ncell++
           r1 = t[c, "auto-1st"] / t[c, best]; worst1 = r1 > worst1 ? r1 : worst1; within1 += r1 <= 1.10
-          printf "  %-12s %7.2fx %7.2fx  %s\n", best, r, r1, chosen[c]
+          delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rt[c, "autobcgs", j] / rt[c, best, j]
+          rp = median(q, nr[c]); worstp = rp > worstp ? rp : worstp; withinp += rp <= 1.10
+          printf "  %-12s %7.2fx %7.2fx %7.2fx  %s\n", best, r, r1, rp, chosen[c]
           for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) g[keys[k], ms[m]] += log(t[c, ms[m]] / t[c, best])
         }
         single = ""; for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/ && (single == "" || g[keys[k], ms[m]] < g[keys[k], single])) single = ms[m]
@@ -88,10 +94,11 @@ done
       }
       printf "\nautobcgs within 10 %% of the fastest fixed candidate in %d of %d cells; worst %.2fx (targets: every cell within 10 %%, never above 1.25x)\n", within, ncell, worst
       printf "the first autobcgs of each run (it times the reductions; one sample): within 10 %% in %d of %d cells, worst %.2fx\n", within1, ncell, worst1
+      printf "paired (median over the rounds of autobcgs / the fastest fixed candidate (by median) in the same round): within 10 %% in %d of %d cells, worst %.2fx\n", withinp, ncell, worstp
       printf "model: predicted time per iteration within 25 %% of the measured in %d of %d (candidate, cell) pairs; largest error per candidate:", nin, ne
       for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) printf " %s %.0f%%", ms[m], 100 * e[ms[m]]
       printf "\n"
-    }' "$csv"
+    }' "$rounds" "$csv"
 } | tee "$out"
 
 # the bottom study with every type and autobcgs as the bottom solver (bottom.sh writes into its own results directory)
