@@ -26,7 +26,7 @@
 #define AUTOBCGS_NS        7
 #define AUTOBCGS_NCAND     (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
 #define AUTOBCGS_GEMM_ROWS 1024 /* rows of the GEMM sample: a block of 280 kB at s = 8, beyond L1 as a solve's is */
-#define AUTOBCGS_POOL      10   /* vectors of the measurement's working set (about a solver's work vectors; freed before the chosen type allocates its own) */
+#define AUTOBCGS_POOL      6    /* vectors of the measurement's working set (3 per round, in turn; freed before the chosen type allocates its own) */
 
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
@@ -296,9 +296,8 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   MPI_Comm              comm          = PetscObjectComm((PetscObject)ksp);
   const PetscBool       measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
   KSPAutoBCGSCommCosts *kept;
-  PetscBool             warm_nb;
-  PetscInt              smax = 2, nloc;
-  PetscScalar          *buf, warm = 0;
+  PetscInt              smax = 2, nloc, nrounds;
+  PetscScalar          *buf, gsum = 0;
   PetscReal             t[8], vec;
   PetscBool             identity;
   Mat                   A;
@@ -313,70 +312,76 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   a->red_kept = !a->model && kept ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PCSetUp(ksp->pc));
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  if (ksp->vec_rhs) { /* KSPSolve()'s b, only read: no new layout (a collective) and no first touch of x */
+  if (ksp->vec_rhs) { /* KSPSolve()'s b: its layout (no new one, a collective) */
     x = ksp->vec_rhs;
     PetscCall(PetscObjectReference((PetscObject)x));
-  } else {
-    PetscCall(MatCreateVecs(A, &x, NULL));
-    PetscCall(VecSet(x, 1.0));
-  }
+  } else PetscCall(MatCreateVecs(A, &x, NULL));
   PetscCall(VecGetLocalSize(x, &nloc));
   PetscCall(CAKrylovVecCreateOnLayout(x, &w0));       /* not VecDuplicate(): a DM's vector would set up a new layout (a reduction) each time */
   PetscCall(VecDuplicateVecs(w0, AUTOBCGS_POOL, &w)); /* the layout shared */
   PetscCall(VecDestroy(&w0));
-  for (PetscInt i = 0; i < AUTOBCGS_POOL; i++) PetscCall(VecSet(w[i], 1.0 + i)); /* the first touch */
+  for (PetscInt i = 0; i < AUTOBCGS_POOL; i++)
+    if (i % 3 != 2) PetscCall(VecSet(w[i], 1.0 + i)); /* the vectors a round reads before it writes them; the third is MatMult()'s output */
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &identity));
-  /* the first MatMult() with the first MPI_Iallreduce() in flight when gamma is measured: both warmed at once (a first
-     non-blocking call is slow; where reduction times are kept, an earlier measurement on this communicator made one) */
-  warm_nb = measure_gamma && !a->red_kept ? PETSC_TRUE : PETSC_FALSE;
-  if (warm_nb) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
-  PetscCall(MatMult(A, x, w[0])); /* untimed: into a vector of the pool, touched already */
-  if (warm_nb) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  /* Outside KSPSolve() (no b yet: KSPMatSolve(), or KSPSetUp() called by the program) the PC is timed as PCMatApply() of
+     one column if it has one that works: a block solve applies the PC only so, and programs check it (PETSc's ex79) */
   t[1] = 0;
-  if (!identity) {
-    /* Outside KSPSolve() (no b yet: KSPMatSolve(), or KSPSetUp() called by the program) as PCMatApply() of one column
-       if the PC has one that works: a block solve applies the PC only so, and programs check it (PETSc's ex79) */
-    if (!ksp->vec_rhs && ksp->pc->ops->matapply) PetscCall(KSPAutoBCGSTimePCMatApply(ksp->pc, &t[1], &pcblock));
-    if (!pcblock) PetscCall(PCApply(ksp->pc, x, w[0])); /* its first application (a lazy setup) untimed */
-  }
-  /* MatMult(), PCApply() and a vector pass (3 reads, 1 write) as in an iteration: in turn, each on vectors of the pool
-     that the calls just before did not touch, with the operator and the pool about a solver's working set: a call
-     repeated on the same vectors runs from caches that a solve's calls do not find (up to 1.5x faster on a machine
-     whose L2 holds this working set) */
+  if (!identity && !ksp->vec_rhs && ksp->pc->ops->matapply) PetscCall(KSPAutoBCGSTimePCMatApply(ksp->pc, &t[1], &pcblock));
   timepc = !identity && !pcblock ? PETSC_TRUE : PETSC_FALSE;
-  t[0] = vec = PETSC_MAX_REAL;
-  if (timepc) t[1] = PETSC_MAX_REAL;
-  t[6] = 0;
-  for (PetscInt r = 0; r < 3; r++) {
-    Vec            *v     = w + (r * 5) % AUTOBCGS_POOL; /* 5 vectors of the pool, the other 5 in the round before */
-    const PetscBool gamma = measure_gamma && r == 2 ? PETSC_TRUE : PETSC_FALSE;
-    PetscLogDouble  t0_, t1_, t2_, t3_;
-
-    PetscCall(PetscTime(&t0_));
-    if (gamma) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &warm, 1, MPIU_SCALAR, MPIU_SUM, comm, &req)); /* gamma: an 8-byte reduction in flight during the last round's MatMult(), then waited for */
-    PetscCall(MatMult(A, v[0], v[1]));
-    if (gamma) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    PetscCall(PetscTime(&t1_));
-    if (gamma) t[6] = (PetscReal)(t1_ - t0_);
-    if (timepc) PetscCall(PCApply(ksp->pc, v[2], v[3]));
-    PetscCall(PetscTime(&t2_));
-    PetscCall(VecAXPBYPCZ(v[4], 1.0, -1.0, 0.5, v[0], v[2]));
-    PetscCall(PetscTime(&t3_));
-    if (!gamma) t[0] = PetscMin(t[0], (PetscReal)(t1_ - t0_));
-    if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t2_ - t1_));
-    vec = PetscMin(vec, (PetscReal)(t3_ - t2_));
-  }
-  t[2] = vec / 4;
-  PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
-  t[3]            = 1 / t[3];
+  /* The reductions first, where they are measured: 8 bytes twice, as MPI_Iallreduce() and its wait (a sample, and the
+     first non-blocking call, slow, before gamma's) and as MPI_Allreduce() (MPI is warm: the operators were set up), the
+     smaller; s = 4's Gram matrix once */
   c->red_bytes[0] = 8;
   c->red_bytes[1] = KSPCABiCGStabGramBytes(4);
   PetscCall(PetscCalloc1((size_t)c->red_bytes[1] / sizeof(PetscScalar), &buf));
   t[4] = t[5] = 0;
-  if (!a->model && !a->red_kept) { /* 8 bytes the best of 2 (MPI is warm: the operators were set up), s = 4's Gram matrix once */
-    AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 2);
+  if (!a->model && !a->red_kept) {
+    PetscLogDouble t0_, t1_;
+
+    PetscCall(PetscTime(&t0_));
+    PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+    PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    PetscCall(PetscTime(&t1_));
+    AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 1);
+    t[4] = PetscMin(t[4], (PetscReal)(t1_ - t0_));
     AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, (PetscInt)(c->red_bytes[1] / sizeof(PetscScalar))), PETSC_FALSE, 1);
   }
+  /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the MatMult()
+     reads what the PCApply() wrote), each round on 3 vectors of the pool that the round before did not touch, with the
+     operator and the pool about a solver's working set (calls repeated on the same vectors run from caches that a
+     solve's calls do not find: up to 1.5x faster on a machine whose L2 holds this working set); the least time of each.
+     No separate warm-up: the first round pays what a first use costs (PCJACOBI makes its diagonal at its first
+     PCApply(), which a solve would pay in its first iteration; cold caches). gamma: an 8-byte MPI_Iallreduce() in
+     flight during a third round's MatMult(), waited for after it; that MatMult() is no sample of the SpMV (where MPI
+     progresses the reduction only inside MPI calls, the halo exchange's calls complete it and the MatMult() takes
+     longer) */
+  nrounds = measure_gamma ? 3 : 2;
+  t[0] = vec = PETSC_MAX_REAL;
+  if (timepc) t[1] = PETSC_MAX_REAL;
+  t[6] = 0;
+  for (PetscInt r = 0; r < nrounds; r++) {
+    Vec            *v     = w + 3 * (r % 2); /* p = v[0], M^{-1} p = v[1], A M^{-1} p = v[2] */
+    const PetscBool gamma = measure_gamma && r == 2 ? PETSC_TRUE : PETSC_FALSE;
+    PetscLogDouble  t0_, t1_, t2_, t3_, t4_;
+
+    PetscCall(PetscTime(&t0_));
+    if (timepc) PetscCall(PCApply(ksp->pc, v[0], v[1]));
+    PetscCall(PetscTime(&t1_));
+    if (gamma) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &gsum, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
+    PetscCall(MatMult(A, timepc ? v[1] : v[0], v[2]));
+    PetscCall(PetscTime(&t2_));
+    if (gamma) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    PetscCall(PetscTime(&t3_));
+    PetscCall(VecAXPBYPCZ(v[2], 1.0, -1.0, 0.5, v[0], v[1]));
+    PetscCall(PetscTime(&t4_));
+    if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t1_ - t0_));
+    if (gamma) t[6] = (PetscReal)(t3_ - t1_); /* the MatMult() and the wait for the reduction */
+    else t[0] = PetscMin(t[0], (PetscReal)(t2_ - t1_));
+    vec = PetscMin(vec, (PetscReal)(t4_ - t3_));
+  }
+  t[2] = vec / 4;
+  PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
+  t[3] = 1 / t[3];
   t[7] = nloc;
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 8, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
   c->nloc      = t[7];
@@ -1002,12 +1007,12 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    Notes:
    At `KSPSetUp()`, and again when the operator's nonzero pattern, type or sizes, the PC side or the PC type change
    (another Mat of the same pattern keeps the costs measured; never per solve), the KSP measures on
-   its own communicator, with its operator and preconditioner: one `MatMult()`, one `PCApply()`, one fused vector
-   pass (the least of 3 rounds after a warm-up, on a pool of 10 vectors), the Gram matrix's local GEMM on up to 1024
-   rows (measured once per process and sample size), `MPI_Allreduce()` of 8 bytes (the best of 2) and of s = 4's Gram matrix (once; other sizes by the power law
-   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a `MatMult()`; every value
-   the maximum over the ranks: 6 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 4
-   operator applications in all, the first and the last overlapped. Each type predicts its time per iteration from these with the
+   its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, one fused vector
+   pass (the lesser of 2 rounds, on a pool of 6 vectors), the Gram matrix's local GEMM on up to 1024
+   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 2, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
+   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()`; every value
+   the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
+   operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 20 s + 5 vector passes (monomial 12 s + 9), the Gram GEMM, one reduction of the Gram
    size per s iterations, and a Chebyshev
