@@ -11,7 +11,8 @@
 #   share/bench/auto.sh LIBCAKPMPI AUTO EX1 [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
 #                       [-progress "async none"] [-halo krasnopolsky] [-bottom_runs 5]
 # AUTO is the built share/bench/auto.c, run on 2 ranks; EX1 the built tutorials/ex1.c. Writes share/bench/results/
-# auto.{txt,csv}, auto-rounds.csv (every round of every method) and auto-bottom.{txt,csv} (QUICK=1: results/quick/, n = 24, 3 rounds, p = 1 and 4096 only, one bottom
+# auto.{txt,csv}, auto-rounds.csv (every round of every method), auto.png (share/bench/plot.py auto: the map and the
+# model's scatter, when matplotlib is there) and auto-bottom.{txt,csv} (QUICK=1: results/quick/, n = 24, 3 rounds, p = 1 and 4096 only, one bottom
 # run per point). A planning model, not a measurement of a large machine (see methodmap.sh).
 set -eu -o pipefail
 if [ $# -lt 3 ] || [ ! -f "$1" ] || [ ! -x "$2" ] || [ ! -x "$3" ]; then
@@ -100,6 +101,7 @@ done
       printf "\n"
     }' "$rounds" "$csv"
 } | tee "$out"
+plot auto "$csv" "$png"
 
 # the bottom study with every type and autobcgs as the bottom solver (bottom.sh writes into its own results directory)
 mkdir -p "$tmp/bottom"

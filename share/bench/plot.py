@@ -4,7 +4,7 @@
     python3 share/bench/plot.py KIND CSV PNG [EXTRA]
 
 KIND: merged (EXTRA: merged-reductions.csv, a third panel), methodmap (EXTRA: a subtitle), overlap, bottom, sstudy, mrhs
-(EXTRA: the results folder, with mrhs-layout.csv, mrhs-reductions.csv and mrhs-sim.csv), mg.
+(EXTRA: the results folder, with mrhs-layout.csv, mrhs-reductions.csv and mrhs-sim.csv), mg, auto.
 The scripts call it through bench_plot of common.sh, which finds a python3 with matplotlib.
 """
 import csv
@@ -16,6 +16,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 
 def read(path, keep=lambda r: True):
@@ -317,9 +318,80 @@ def mrhs(rows, resdir):
     return fig
 
 
+def auto(rows):
+    """autobcgs against the fixed candidates (auto.sh). Left, one panel per (PC, progress) over the method map: the time
+    per solve of autobcgs and of each fixed candidate (medians over the rounds, setup included) relative to the fastest
+    fixed candidate of the cell, with the 10 % and 25 % targets; this machine (p = here) drawn at the left. Right: the
+    model's predicted time per iteration against the measured one for every (candidate, cell), with the 25 % band."""
+    cells = [r for r in rows if r["method"] != "auto-1st"]
+    pcs = list(dict.fromkeys(r["pc"] for r in cells))
+    modes = [m for m in dict.fromkeys(r["label"].split("/")[0] for r in cells) if m != "-"]
+    fixed = [m for m in dict.fromkeys(r["method"] for r in cells) if m != "autobcgs"]
+    styles = {"bcgsm": "C0o-", "rbicgstab": "C3^-", "pipebcgsm": "C2s-", "cabicgstab4": "C4D-", "cabicgstab2": "C5v-"}
+    time = {(r["pc"], r["label"], r["method"]): float(r["median_solve_ms"]) for r in cells}
+    here = 0.5  # the abscissa of this machine's cell
+    fig = plt.figure(figsize=(6.0 * len(modes) + 6.0, 4.0 * len(pcs)))
+    grid = fig.add_gridspec(len(pcs), len(modes) + 1)
+    for i, pc in enumerate(pcs):
+        for j, mode in enumerate(modes):
+            ax = fig.add_subplot(grid[i, j])
+            labels = ["-/0"] + sorted({r["label"] for r in cells if r["pc"] == pc and r["label"].startswith(mode + "/")},
+                                      key=lambda l: int(l.split("/")[1]))
+            labels = [l for l in labels if (pc, l, "autobcgs") in time]
+            xs = [here if l == "-/0" else int(l.split("/")[1]) for l in labels]
+            best = [min(time[pc, l, m] for m in fixed if (pc, l, m) in time) for l in labels]
+            for m in fixed:
+                ys = [time.get((pc, l, m), float("nan")) / b for l, b in zip(labels, best)]
+                if m in styles:
+                    ax.plot(xs, ys, styles[m], lw=1, ms=3, label=m.replace("cabicgstab", "cabicgstab s="))
+                else:  # the other s of cabicgstab, unlabelled
+                    ax.plot(xs, ys, "-", color="0.75", lw=0.7)
+            ax.plot(xs, [time[pc, l, "autobcgs"] / b for l, b in zip(labels, best)], "k*-", lw=2, ms=7, label="autobcgs")
+            for y, ls in ((1.10, "--"), (1.25, ":")):
+                ax.axhline(y, color="k", ls=ls, lw=0.8)
+            ax.set_xscale("log", base=2)
+            ax.set_ylim(0.9, 2.0)
+            ax.set_xticks(xs)
+            ax.set_xticklabels(["here" if x == here else str(x) for x in xs], fontsize=7)
+            ax.grid(True, alpha=0.3)
+            ax.set_title(f"PC {pc}, progress {mode}", fontsize=9)
+            ax.set_xlabel("simulated nodes p")
+            if j == 0:
+                ax.set_ylabel("time per solve / fastest fixed")
+            if i == 0 and j == 0:
+                ax.legend(fontsize=7, loc="upper left")
+    ax = fig.add_subplot(grid[:, len(modes)])
+    pts = [(float(r["median_us_per_it"]), float(r["predicted_us_per_it"]), r["method"]) for r in cells
+           if r["method"] != "autobcgs" and float(r["predicted_us_per_it"]) > 0]
+    for m in fixed:
+        sel = [(x, y) for x, y, k in pts if k == m]
+        if sel and m in styles:
+            ax.plot(*zip(*sel), styles[m][:-1], ms=4, ls="none", label=m.replace("cabicgstab", "cabicgstab s="))
+        elif sel:
+            ax.plot(*zip(*sel), "o", color="0.6", ms=3, ls="none")
+    lo, hi = min(min(x, y) for x, y, _ in pts) / 1.3, max(max(x, y) for x, y, _ in pts) * 1.3
+    ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
+    ax.fill_between([lo, hi], [lo / 1.25, hi / 1.25], [lo * 1.25, hi * 1.25], color="k", alpha=0.08, label="within 25 %")
+    within = sum(1 for x, y, _ in pts if abs(y / x - 1) <= 0.25)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(lo, hi)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.set_xlabel("measured time per iteration (us)")
+    ax.set_ylabel("predicted by autobcgs's model (us)")
+    ax.set_title(f"model: {within} of {len(pts)} (candidate, cell) within 25 % (grey: cabicgstab, other s)", fontsize=9)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
+    ax.legend(fontsize=7, loc="upper left")
+    fig.suptitle("autobcgs against every fixed candidate over the method map (time per solve, setup included; dashed: 1.10x, "
+                 "dotted: 1.25x the fastest)", fontsize=10)
+    return fig
+
+
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy", "mrhs", "mg"):
-        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy|mrhs|mg CSV PNG [EXTRA]")
+    if len(sys.argv) < 4 or sys.argv[1] not in ("merged", "methodmap", "overlap", "bottom", "sstudy", "mrhs", "mg", "auto"):
+        sys.exit("usage: plot.py merged|methodmap|overlap|bottom|sstudy|mrhs|mg|auto CSV PNG [EXTRA]")
     kind, src, dst = sys.argv[1:4]
     extra = sys.argv[4] if len(sys.argv) > 4 else None
     if kind == "merged":
@@ -334,6 +406,8 @@ def main():
         fig = bottom(read(src, lambda r: int(r["nodes"]) > 0))
     elif kind == "mg":
         fig = mg(read(src))
+    elif kind == "auto":
+        fig = auto(read(src))
     else:
         fig = sstudy(read(src))
     fig.tight_layout()
