@@ -3,11 +3,11 @@
    costs. Measure, then model, then choose, once per operator (its pattern, type and sizes, the PC side and type: see
    KSPAutoBCGSKey), never per solve:
 
-     measure   on the KSP's communicator with its operator and preconditioner: one MatMult(), one PCApply(), one fused
-               vector pass, the Gram matrix's local GEMM on a sample of rows, MPI_Allreduce() of 8 bytes and of s = 4's
-               Gram matrix (other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses
-               while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one
-               reduction)
+     measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), one fused
+               vector pass, the Gram matrix's local GEMM on a sample of rows, a reduction of 8 bytes (twice, the first
+               non-blocking) and of s = 4's Gram matrix (other sizes by the power law through the two), and whether an
+               MPI_Iallreduce() progresses while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum
+               over the ranks (one reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
                costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
      choose    the smallest prediction; then the KSP *is* that solver: the chosen type's constructor runs on this KSP,
