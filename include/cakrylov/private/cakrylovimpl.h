@@ -98,6 +98,7 @@ typedef struct {
   PetscReal vec;                            /* s: one read or write of a vector of the KSP's size (a fused pass / its streams) */
   PetscReal nloc;                           /* local rows */
   PetscReal gemm_rate;                      /* flop/s of the Gram matrix's local GEMM (cabicgstab) */
+  PetscReal combine_rate;                   /* flop/s of the GEMM [p, r, dx] = [P, R] [a, c, e] (cabicgstab's rebuild: 3 columns) */
   PetscReal gamma;                          /* exposed fraction of a non-blocking reduction started before computing, eq. (9) */
   PetscReal red_bytes[CAKRYLOV_COSTS_NRED]; /* the reduction sizes measured, increasing */
   PetscReal red[CAKRYLOV_COSTS_NRED];       /* s: one MPI_Allreduce of that size */

@@ -4,7 +4,7 @@
    KSPAutoBCGSKey), never per solve:
 
      measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), one fused
-               vector pass, the Gram matrix's local GEMM on a sample of rows, a reduction of 8 bytes (twice, the first
+               vector pass, cabicgstab's local GEMMs (Gram matrix, rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first
                non-blocking) and of s = 4's Gram matrix (other sizes by the power law through the two), and whether an
                MPI_Iallreduce() progresses while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum
                over the ranks (one reduction)
@@ -229,37 +229,57 @@ static PetscErrorCode KSPAutoBCGSAllreduce(MPI_Comm comm, PetscScalar *buf, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The rate of cabicgstab's local Gram matrix [rt, P, R]^T [rt, P, R] (CAKrylovGram(), nb + 1 = 4 s + 2 columns), as
-   flop/s of the GEMM [P, R]^T [rt, P, R] the model charges, on a sample of min(n, AUTOBCGS_GEMM_ROWS) rows, the best of
-   two timings, after a warm-up in the process's first measurement: a sample of 256 rows (70 kB, in cache) ran 1.8-2.7x faster than
-   a solve's Gram matrices at s = 8 (Intel Xeon, 2 ranks, with OpenBLAS's DGEMM then); 1024 rows measured the solve's rate.
-   The rate of a sample (rows, s) is the machine's, not the operator's: measured once per process and kept (as the
-   reduction times are kept per communicator), a tenth of a later measurement's time */
-static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscReal *rate)
+/* The rates of cabicgstab's two GEMMs on its bases, as flop/s of what the model charges, on a sample of
+   min(n, AUTOBCGS_GEMM_ROWS) rows, each the best of two timings, after a warm-up in the process's first measurement:
+   the Gram matrix [P, R]^T [rt, P, R] (CAKrylovGram(), nb + 1 = 4 s + 2 columns) and the rebuild [p, r, dx] =
+   [P, R] [a, c, e] (KSPCABiCGStabCombine(): 3 columns). A sample of 256 rows (70 kB, in cache) ran the Gram matrix
+   1.8-2.7x faster than a solve's Gram matrices at s = 8 (Intel Xeon, 2 ranks, with OpenBLAS's DGEMM then); 1024 rows
+   measured the solve's rate. The rates of a sample (rows, s) are the machine's, not the operator's: measured once per
+   process and kept (as the reduction times are kept per communicator), a tenth of a later measurement's time */
+/* W = V C, m x 3 from V m x k: KSPCABiCGStabCombine()'s shape */
+static PetscErrorCode KSPAutoBCGSCombineSample(PetscBLASInt m, PetscBLASInt k, const PetscScalar *V, const PetscScalar *C, PetscScalar *W)
+{
+  const PetscScalar one = 1.0, zero = 0.0;
+  PetscBLASInt      n = 3;
+
+  PetscFunctionBegin;
+  PetscCallBLAS("BLASgemm", BLASgemm_("N", "N", &m, &n, &k, &one, V, &m, C, &k, &zero, W, &m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscReal *rate, PetscReal *combine_rate)
 {
   const PetscInt   rows = PetscMin(nloc, AUTOBCGS_GEMM_ROWS), nb = 4 * s + 1, k = nb + 1;
   static PetscBool warmed    = PETSC_FALSE;
   static PetscInt  kept_rows = -1, kept_s = -1;
-  static PetscReal kept_rate;
-  PetscScalar     *V, *S;
-  PetscReal        t;
+  static PetscReal kept_rate, kept_combine;
+  PetscScalar     *V, *S, *C, *W;
+  PetscBLASInt     m, kb;
+  PetscReal        t, tc;
 
   PetscFunctionBegin;
-  *rate = PETSC_MAX_REAL;
+  *rate = *combine_rate = PETSC_MAX_REAL;
   if (!rows) PetscFunctionReturn(PETSC_SUCCESS);
   if (rows == kept_rows && s == kept_s) {
-    *rate = kept_rate;
+    *rate         = kept_rate;
+    *combine_rate = kept_combine;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscMalloc2((size_t)rows * k, &V, k * k + CAKrylovGramWorkSize(k), &S));
-  for (PetscInt i = 0; i < rows * k; i++) V[i] = 1.0 + 0.125 * (i & 7);       /* normal numbers, no division */
+  PetscCall(PetscBLASIntCast(rows, &m));
+  PetscCall(PetscBLASIntCast(nb, &kb));
+  PetscCall(PetscMalloc4((size_t)rows * k, &V, k * k + CAKrylovGramWorkSize(k), &S, 3 * nb, &C, (size_t)rows * 3, &W));
+  for (PetscInt i = 0; i < rows * k; i++) V[i] = 1.0 + 0.125 * (i & 7); /* normal numbers, no division */
+  for (PetscInt i = 0; i < 3 * nb; i++) C[i] = 0.5;
   AUTOBCGS_TIME(t, CAKrylovGram(rows, k, V, rows, S + k * k, S), !warmed, 2); /* the best of 2: it is kept */
-  warmed    = PETSC_TRUE;
-  *rate     = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
-  kept_rows = rows;
-  kept_s    = s;
-  kept_rate = *rate;
-  PetscCall(PetscFree2(V, S));
+  AUTOBCGS_TIME(tc, KSPAutoBCGSCombineSample(m, kb, V + rows, C, W), !warmed, 2);
+  warmed        = PETSC_TRUE;
+  *rate         = 2.0 * rows * nb * (nb + 1) / PetscMax(t, 1e-9);
+  *combine_rate = 2.0 * rows * nb * 3 / PetscMax(tc, 1e-9);
+  kept_rows     = rows;
+  kept_s        = s;
+  kept_rate     = *rate;
+  kept_combine  = *combine_rate;
+  PetscCall(PetscFree4(V, S, C, W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -298,7 +318,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   KSPAutoBCGSCommCosts *kept;
   PetscInt              smax = 2, nloc, nrounds;
   PetscScalar          *buf, gsum = 0;
-  PetscReal             t[8], vec;
+  PetscReal             t[9], vec;
   PetscBool             identity;
   Mat                   A;
   Vec                   x, w0, *w;
@@ -380,15 +400,17 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     vec = PetscMin(vec, (PetscReal)(t4_ - t3_));
   }
   t[2] = vec / 4;
-  PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3]));
+  PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3], &t[8]));
   t[3] = 1 / t[3];
+  t[8] = 1 / t[8];
   t[7] = nloc;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 8, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
-  c->nloc      = t[7];
-  c->spmv      = t[0];
-  c->pc        = t[1];
-  c->vec       = t[2];
-  c->gemm_rate = 1 / t[3];
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 9, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
+  c->nloc         = t[7];
+  c->spmv         = t[0];
+  c->pc           = t[1];
+  c->vec          = t[2];
+  c->gemm_rate    = 1 / t[3];
+  c->combine_rate = 1 / t[8];
   for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = a->red_kept ? kept->red[i] : t[4 + i];
   if (!a->model && !a->red_kept) PetscCall(KSPAutoBCGSCommCostsKeep(comm, c->red));
   c->red_exp = c->red[0] > 0 && c->red[1] > c->red[0] ? PetscLogReal(c->red[1] / c->red[0]) / PetscLogReal(c->red_bytes[1] / c->red_bytes[0]) : 0;
@@ -672,7 +694,7 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
     const CAKrylovCosts *c = &a->costs;
 
     PetscCall(KSPAutoBCGSViewChoice(a, viewer));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  measured at setup (%g ms, maximum over the ranks): MatMult %g us, PCApply %g us, vector read/write %g us, Gram GEMM %g Gflop/s, gamma %g%s\n", (double)(1e3 * a->setup_time), (double)(1e6 * c->spmv), (double)(1e6 * c->pc), (double)(1e6 * c->vec), (double)(1e-9 * c->gemm_rate),
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  measured at setup (%g ms, maximum over the ranks): MatMult %g us, PCApply %g us, vector read/write %g us, Gram GEMM %g Gflop/s, rebuild GEMM %g Gflop/s, gamma %g%s\n", (double)(1e3 * a->setup_time), (double)(1e6 * c->spmv), (double)(1e6 * c->pc), (double)(1e6 * c->vec), (double)(1e-9 * c->gemm_rate), (double)(1e-9 * c->combine_rate),
                                      (double)c->gamma, a->gamma >= 0 ? " (given)" : (a->model ? " (assumed: no overlap)" : "")));
     if (c->nodes > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
@@ -1008,13 +1030,13 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    At `KSPSetUp()`, and again when the operator's nonzero pattern, type or sizes, the PC side or the PC type change
    (another Mat of the same pattern keeps the costs measured; never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, one fused vector
-   pass (the lesser of 2 rounds, on a pool of 6 vectors), the Gram matrix's local GEMM on up to 1024
+   pass (the lesser of 2 rounds, on a pool of 6 vectors), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
    rows (measured once per process and sample size), a reduction of 8 bytes (the best of 2, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
    through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()`; every value
    the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
    operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
-   4 s - 1 operator applications, 20 s + 5 vector passes (monomial 12 s + 9), the Gram GEMM, one reduction of the Gram
+   4 s - 1 operator applications, 16 s + 1 vector passes (monomial 8 s + 5), the Gram GEMM, the rebuild GEMM of 3 columns, one reduction of the Gram
    size per s iterations, and a Chebyshev
    basis's spectrum estimate, 2 s GMRES steps with their Gram-Schmidt passes, spread over -ksp_autobcgs_iterations). The fastest prediction is chosen, and the KSP then is that
    solver: the chosen type's constructor runs on it, so its iterates, monitors, reasons, iteration counts,

@@ -386,16 +386,20 @@ PetscInt KSPCABiCGStabGramBytes(PetscInt s)
    The cost of one outer iteration at s for KSPAUTOBCGS's model: 4 s - 1 operator applications and 4 s preconditioner
    applications (the bases, and x += M^{-1} dx); the vector passes: each of the 4 s - 1 new basis vectors shifted and
    scaled by KSPCABiCGStabShiftAndScale() (a VecAXPBYPCZ(), 4 passes, with the Newton and Chebyshev bases; a VecScale(),
-   2, with the monomial one), 4 copies, the rebuild of p, r, dx (reads 4 s + 1 columns, writes 3) and x += dx (3):
-   20 s + 5, monomial 12 s + 9; the Gram matrix's local GEMM (2 n nb (nb + 1) flops, or reading its nb + 1 columns if
-   that is slower) and one blocking reduction of KSPCABiCGStabGramBytes(s)
+   2, with the monomial one), 4 copies and x += dx (3): 16 s + 1, monomial 8 s + 5; the Gram matrix's local GEMM
+   (2 n nb (nb + 1) flops, or reading its nb + 1 columns if that is slower); the rebuild of p, r, dx,
+   KSPCABiCGStabCombine(), a GEMM of 3 columns (2 n nb 3 flops at its own measured rate, or reading nb columns and
+   writing 3 if that is slower: charged as nb + 3 vector passes it was 2.5x faster in the model than in the solve, and
+   every cabicgstab candidate 9-16 % too fast, share/bench/results/auto-combine-1129/); and one blocking reduction of
+   KSPCABiCGStabGramBytes(s)
 */
 static PetscReal KSPCABiCGStabTimePerOuter(const CAKrylovCosts *c, PetscInt s, KSPCABiCGStabBasis basis)
 {
   const PetscReal nb = 4 * s + 1, gemm = PetscMax(2 * c->nloc * nb * (nb + 1) / c->gemm_rate, (nb + 1) * c->vec);
-  const PetscReal passes = basis == KSP_CABICGSTAB_BASIS_MONOMIAL ? 12 * s + 9 : 20 * s + 5;
+  const PetscReal combine = PetscMax(2 * c->nloc * nb * 3 / c->combine_rate, (nb + 3) * c->vec);
+  const PetscReal passes  = basis == KSP_CABICGSTAB_BASIS_MONOMIAL ? 8 * s + 5 : 16 * s + 1;
 
-  return (4 * s - 1) * c->spmv + 4 * s * c->pc + passes * c->vec + gemm + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s));
+  return (4 * s - 1) * c->spmv + 4 * s * c->pc + passes * c->vec + gemm + combine + CAKrylovCostsReduction(c, KSPCABiCGStabGramBytes(s));
 }
 
 /* The cost per iteration of a solve of `its` iterations at s: its outer iterations, s_k = 1, 2, 4, ... up to s with
