@@ -229,13 +229,6 @@ static PetscErrorCode KSPAutoBCGSAllreduce(MPI_Comm comm, PetscScalar *buf, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The rates of cabicgstab's two GEMMs on its bases, as flop/s of what the model charges, on a sample of
-   min(n, AUTOBCGS_GEMM_ROWS) rows, each the best of two timings, after a warm-up in the process's first measurement:
-   the Gram matrix [P, R]^T [rt, P, R] (CAKrylovGram(), nb + 1 = 4 s + 2 columns) and the rebuild [p, r, dx] =
-   [P, R] [a, c, e] (KSPCABiCGStabCombine(): 3 columns). A sample of 256 rows (70 kB, in cache) ran the Gram matrix
-   1.8-2.7x faster than a solve's Gram matrices at s = 8 (Intel Xeon, 2 ranks, with OpenBLAS's DGEMM then); 1024 rows
-   measured the solve's rate. The rates of a sample (rows, s) are the machine's, not the operator's: measured once per
-   process and kept (as the reduction times are kept per communicator), a tenth of a later measurement's time */
 /* W = V C, m x 3 from V m x k: KSPCABiCGStabCombine()'s shape */
 static PetscErrorCode KSPAutoBCGSCombineSample(PetscBLASInt m, PetscBLASInt k, const PetscScalar *V, const PetscScalar *C, PetscScalar *W)
 {
@@ -247,6 +240,13 @@ static PetscErrorCode KSPAutoBCGSCombineSample(PetscBLASInt m, PetscBLASInt k, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The rates of cabicgstab's two GEMMs on its bases, as flop/s of what the model charges, on a sample of
+   min(n, AUTOBCGS_GEMM_ROWS) rows, each the best of two timings, after a warm-up in the process's first measurement:
+   the Gram matrix [P, R]^T [rt, P, R] (CAKrylovGram(), nb + 1 = 4 s + 2 columns) and the rebuild [p, r, dx] =
+   [P, R] [a, c, e] (KSPCABiCGStabCombine(): 3 columns). A sample of 256 rows (70 kB, in cache) ran the Gram matrix
+   1.8-2.7x faster than a solve's Gram matrices at s = 8 (Intel Xeon, 2 ranks, with OpenBLAS's DGEMM then); 1024 rows
+   measured the solve's rate. The rates of a sample (rows, s) are the machine's, not the operator's: measured once per
+   process and kept (as the reduction times are kept per communicator), a tenth of a later measurement's time */
 static PetscErrorCode KSPAutoBCGSMeasureGemm(PetscInt nloc, PetscInt s, PetscReal *rate, PetscReal *combine_rate)
 {
   const PetscInt   rows = PetscMin(nloc, AUTOBCGS_GEMM_ROWS), nb = 4 * s + 1, k = nb + 1;
