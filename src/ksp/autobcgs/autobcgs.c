@@ -317,7 +317,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   const PetscBool       measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
   KSPAutoBCGSCommCosts *kept;
   PetscInt              smax = 2, nloc, nrounds;
-  PetscScalar          *buf, gsum = 0;
+  PetscScalar           gsum = 0;
   PetscReal             t[9], vec;
   PetscBool             identity;
   Mat                   A;
@@ -353,18 +353,21 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
      smaller; s = 4's Gram matrix once */
   c->red_bytes[0] = 8;
   c->red_bytes[1] = KSPCABiCGStabGramBytes(4);
-  PetscCall(PetscCalloc1((size_t)c->red_bytes[1] / sizeof(PetscScalar), &buf));
   t[4] = t[5] = 0;
   if (!a->model && !a->red_kept) {
+    const PetscInt n = (PetscInt)(c->red_bytes[1] / sizeof(PetscScalar));
+    PetscScalar   *buf;
     PetscLogDouble t0_, t1_;
 
+    PetscCall(PetscCalloc1(n, &buf));
     PetscCall(PetscTime(&t0_));
     PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
     PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     PetscCall(PetscTime(&t1_));
     AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 1);
     t[4] = PetscMin(t[4], (PetscReal)(t1_ - t0_));
-    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, (PetscInt)(c->red_bytes[1] / sizeof(PetscScalar))), PETSC_FALSE, 1);
+    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 1);
+    PetscCall(PetscFree(buf));
   }
   /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the MatMult()
      reads what the PCApply() wrote), each round on 3 vectors of the pool that the round before did not touch, with the
@@ -426,7 +429,6 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
 
     c->gamma = T > 0 && t[6] > T ? PetscClipInterval((t[6] - t[0]) / T, 0, 1) : 0;
   }
-  PetscCall(PetscFree(buf));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroyVecs(AUTOBCGS_POOL, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
