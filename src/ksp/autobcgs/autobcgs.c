@@ -7,8 +7,7 @@
                vector pass, cabicgstab's local GEMMs (Gram matrix, rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first
                non-blocking) and of s = 4's Gram matrix (other sizes by the power law through the two), and whether an
                MPI_Iallreduce() progresses while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum
-               over the ranks (one reduction). The reduction times are kept on the communicator and gamma on the
-               operator, for the next measurement there
+               over the ranks (one reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
                costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
      choose    the smallest prediction; then the KSP *is* that solver: the chosen type's constructor runs on this KSP,
@@ -115,8 +114,7 @@ typedef struct {
   /* the measurement and the predictions */
   CAKrylovCosts     costs;
   PetscReal         setup_time;
-  PetscBool         red_kept;   /* the reduction times were those an earlier KSPAUTOBCGS measured on this communicator */
-  PetscBool         gamma_kept; /* gamma was the one an earlier KSPAUTOBCGS measured with this operator */
+  PetscBool         red_kept; /* the reduction times were those an earlier KSPAUTOBCGS measured on this communicator */
   PetscInt          n, chosen, nchoices;
   KSPAutoBCGSChoice cand[AUTOBCGS_NCAND];
   /* the chosen type on this KSP, and what it was chosen for */
@@ -158,8 +156,8 @@ PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *c, PetscReal work, PetscReal
 
 /* The reduction times measured on a communicator, kept on it as an MPI attribute for the next KSPAUTOBCGS there: what a
    reduction costs is the communicator's and the machine's, not the operator's, so a program that makes many KSPs (a new
-   one per solve, several fields, a new choice for a new operator) times them once; gamma, the overlap during an
-   operator's SpMV, is kept on the operator (below). The values are the maximum over the ranks, the same on all of them. */
+   one per solve, several fields, a new choice for a new operator) times them once; gamma, the overlap during this
+   operator's SpMV, is measured by each. The values are the maximum over the ranks, the same on all of them. */
 typedef struct {
   PetscReal red[CAKRYLOV_COSTS_NRED];
 } KSPAutoBCGSCommCosts;
@@ -204,52 +202,6 @@ static PetscErrorCode KSPAutoBCGSCommCostsKeep(MPI_Comm comm, const PetscReal re
   PetscCall(PetscNew(&kept));
   PetscCall(PetscArraycpy(kept->red, red, CAKRYLOV_COSTS_NRED));
   PetscCallMPI(MPI_Comm_set_attr(comm, AutoBCGSCommKeyval, kept));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* gamma, measured with an operator's MatMult(), is kept on that operator (composed on it) with the nonzero state it was
-   measured at: whether a pending reduction progresses during the SpMV is a property of the MPI library and of the
-   SpMV's own communication (where MPI progresses only inside MPI calls, the halo exchange's calls complete it), not of
-   the values. A later KSPAUTOBCGS with this operator, on a new KSP or after new values, takes it and runs no gamma
-   round (an SpMV and a reduction fewer); a new operator or nonzero pattern measures it again. The nonzero state is the
-   same on every rank (PETSc's PCSetUp() relies on that too), so every rank decides alike, without communication. */
-typedef struct {
-  PetscReal        gamma;
-  PetscObjectState nonzerostate;
-} KSPAutoBCGSOperatorGamma;
-
-static PetscErrorCode KSPAutoBCGSOperatorGammaGet(Mat A, PetscReal *gamma, PetscBool *found)
-{
-  PetscContainer            container;
-  KSPAutoBCGSOperatorGamma *g;
-  PetscObjectState          state;
-
-  PetscFunctionBegin;
-  *found = PETSC_FALSE;
-  PetscCall(PetscObjectQuery((PetscObject)A, "KSPAutoBCGSGamma", (PetscObject *)&container));
-  if (!container) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscContainerGetPointer(container, (void **)&g));
-  PetscCall(MatGetNonzeroState(A, &state));
-  if (g->nonzerostate != state) PetscFunctionReturn(PETSC_SUCCESS);
-  *gamma = g->gamma;
-  *found = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode KSPAutoBCGSOperatorGammaKeep(Mat A, PetscReal gamma)
-{
-  PetscContainer            container;
-  KSPAutoBCGSOperatorGamma *g;
-
-  PetscFunctionBegin;
-  PetscCall(PetscNew(&g));
-  g->gamma = gamma;
-  PetscCall(MatGetNonzeroState(A, &g->nonzerostate));
-  PetscCall(PetscContainerCreate(PetscObjectComm((PetscObject)A), &container));
-  PetscCall(PetscContainerSetPointer(container, g));
-  PetscCall(CAKrylovContainerSetFree(container));
-  PetscCall(PetscObjectCompose((PetscObject)A, "KSPAutoBCGSGamma", (PetscObject)container)); /* replaces an older one */
-  PetscCall(PetscContainerDestroy(&container));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -360,13 +312,14 @@ static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscReal *t, PetscBool *
 /* The measurement: compute on this machine always; reductions and gamma measured unless the model or the options give them */
 static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
 {
-  CAKrylovCosts        *c    = &a->costs;
-  MPI_Comm              comm = PetscObjectComm((PetscObject)ksp);
+  CAKrylovCosts        *c             = &a->costs;
+  MPI_Comm              comm          = PetscObjectComm((PetscObject)ksp);
+  const PetscBool       measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
   KSPAutoBCGSCommCosts *kept;
   PetscInt              smax = 2, nloc, nrounds;
   PetscScalar           gsum = 0;
-  PetscReal             t[9], vec, gamma_kept = 0;
-  PetscBool             identity, measure_gamma;
+  PetscReal             t[9], vec;
+  PetscBool             identity;
   Mat                   A;
   Vec                   x, w0, *w;
   PetscBool             pcblock = PETSC_FALSE, timepc;
@@ -379,9 +332,6 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   a->red_kept = !a->model && kept ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PCSetUp(ksp->pc));
   PetscCall(PCGetOperators(ksp->pc, &A, NULL));
-  a->gamma_kept = PETSC_FALSE;
-  if (a->gamma < 0 && !a->model) PetscCall(KSPAutoBCGSOperatorGammaGet(A, &gamma_kept, &a->gamma_kept));
-  measure_gamma = a->gamma < 0 && !a->model && !a->gamma_kept ? PETSC_TRUE : PETSC_FALSE;
   if (ksp->vec_rhs) { /* KSPSolve()'s b: its layout (no new one, a collective) */
     x = ksp->vec_rhs;
     PetscCall(PetscObjectReference((PetscObject)x));
@@ -472,14 +422,12 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   for (PetscInt i = 0; i < 4; i++) c->C[i] = a->C[i];
   if (a->gamma >= 0) c->gamma = a->gamma;
   else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
-  else if (a->gamma_kept) c->gamma = gamma_kept;
   else {
     /* eq. (12) solved for gamma: t = max(spmv + gamma T, T), so gamma = (t - spmv) / T where t > T; t <= T (the reduction
        done when the SpMV is) is consistent with every gamma <= (T - spmv) / T: the smallest, 0 */
     const PetscReal T = CAKrylovCostsReduction(c, 8);
 
     c->gamma = T > 0 && t[6] > T ? PetscClipInterval((t[6] - t[0]) / T, 0, 1) : 0;
-    PetscCall(KSPAutoBCGSOperatorGammaKeep(A, c->gamma));
   }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroyVecs(AUTOBCGS_POOL, &w));
@@ -749,7 +697,7 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
 
     PetscCall(KSPAutoBCGSViewChoice(a, viewer));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  measured at setup (%g ms, maximum over the ranks): MatMult %g us, PCApply %g us, vector read/write %g us, Gram GEMM %g Gflop/s, rebuild GEMM %g Gflop/s, gamma %g%s\n", (double)(1e3 * a->setup_time), (double)(1e6 * c->spmv), (double)(1e6 * c->pc), (double)(1e6 * c->vec), (double)(1e-9 * c->gemm_rate), (double)(1e-9 * c->combine_rate),
-                                     (double)c->gamma, a->gamma >= 0 ? " (given)" : (a->model ? " (assumed: no overlap)" : (a->gamma_kept ? " (measured with this operator by an earlier autobcgs)" : ""))));
+                                     (double)c->gamma, a->gamma >= 0 ? " (given)" : (a->model ? " (assumed: no overlap)" : "")));
     if (c->nodes > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
     else
