@@ -62,7 +62,7 @@ done
   echo "# p > 0: reductions (and halo receives: $halo) delayed by Krasnopolsky's model at p nodes (simulated, a planning model)"
   awk -F, 'function median(v, n,   i, j, x) { for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
                                            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-    FNR == NR { if ($3 != "method") { split($1, l, "/"); rt[$2 SUBSEP l[1] SUBSEP l[2], $3, $4] = $6 + $7; nr[$2 SUBSEP l[1] SUBSEP l[2]] = $4 + 1 } next }
+    FNR == NR { if ($3 != "method") { split($1, l, "/"); c = $2 SUBSEP l[1] SUBSEP l[2]; rt[c, $3, $4] = $6 + $7; rs[c, $3, $4] = $6; rv[c, $3, $4] = $7; nr[c] = $4 + 1 } next }
     $3 != "method" {
       split($1, l, "/"); key = $2 SUBSEP l[1]; cell = key SUBSEP l[2]
       if (!(key in kseen)) { kseen[key] = 1; keys[++nk] = key }
@@ -86,6 +86,11 @@ done
           r1 = t[c, "auto-1st"] / t[c, best]; worst1 = r1 > worst1 ? r1 : worst1; within1 += r1 <= 1.10
           delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rt[c, "autobcgs", j] / rt[c, best, j]
           rp = median(q, nr[c]); worstp = rp > worstp ? rp : worstp; withinp += rp <= 1.10
+          delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rv[c, "autobcgs", j] / rv[c, best, j]
+          xsolve[ncell] = median(q, nr[c])
+          delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rs[c, "autobcgs", j]
+          xs = median(q, nr[c]); delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rs[c, best, j]
+          xsetup[ncell] = (xs - median(q, nr[c])) / t[c, best]; xlo = ncell == 1 || xsetup[ncell] < xlo ? xsetup[ncell] : xlo; xhi = ncell == 1 || xsetup[ncell] > xhi ? xsetup[ncell] : xhi
           printf "  %-12s %7.2fx %7.2fx %7.2fx  %s\n", best, r, r1, rp, chosen[c]
           for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) g[keys[k], ms[m]] += log(t[c, ms[m]] / t[c, best])
         }
@@ -96,6 +101,7 @@ done
       printf "\nautobcgs within 10 %% of the fastest fixed candidate in %d of %d cells; worst %.2fx (targets: every cell within 10 %%, never above 1.25x)\n", within, ncell, worst
       printf "the first autobcgs of each run (it times the reductions; one sample): within 10 %% in %d of %d cells, worst %.2fx\n", within1, ncell, worst1
       printf "paired (median over the rounds of autobcgs / the fastest fixed candidate (by median) in the same round): within 10 %% in %d of %d cells, worst %.2fx\n", withinp, ncell, worstp
+      printf "autobcgs over the fastest fixed candidate, median over the cells: its solve alone (the chosen type, setup excluded) %.3fx that of the fastest in the same round (median over the rounds); its setup minus the setup of the fastest %.1f %% of the time per solve of the fastest (%.1f-%.1f %% over the cells)\n", median(xsolve, ncell), 100 * median(xsetup, ncell), 100 * xlo, 100 * xhi
       printf "model: predicted time per iteration within 25 %% of the measured in %d of %d (candidate, cell) pairs; largest error per candidate:", nin, ne
       for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) printf " %s %.0f%%", ms[m], 100 * e[ms[m]]
       printf "\n"
