@@ -3,8 +3,8 @@
    costs. Measure, then model, then choose, once per operator (its pattern, type and sizes, the PC side and type: see
    KSPAutoBCGSKey), never per solve:
 
-     measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), one fused
-               vector pass, cabicgstab's local GEMMs (Gram matrix, rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first
+     measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), a vector
+               pass of 4 vectors and a fused one of 9 (pipebcgsm's width), cabicgstab's local GEMMs (Gram matrix, rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first
                non-blocking) and of s = 4's Gram matrix (other sizes by the power law through the two), and whether an
                MPI_Iallreduce() progresses while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum
                over the ranks (one reduction)
@@ -22,11 +22,12 @@
 #include <petsc/private/pcimpl.h>
 #include <petscblaslapack.h>
 
-#define AUTOBCGS_NTYPES    4
-#define AUTOBCGS_NS        7
-#define AUTOBCGS_NCAND     (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
-#define AUTOBCGS_GEMM_ROWS 1024 /* rows of the GEMM sample: a block of 280 kB at s = 8, beyond L1 as a solve's is */
-#define AUTOBCGS_POOL      6    /* vectors of the measurement's working set (3 per round, in turn; freed before the chosen type allocates its own) */
+#define AUTOBCGS_NTYPES       4
+#define AUTOBCGS_NS           7
+#define AUTOBCGS_NCAND        (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
+#define AUTOBCGS_GEMM_ROWS    1024 /* rows of the GEMM sample: a block of 280 kB at s = 8, beyond L1 as a solve's is */
+#define AUTOBCGS_POOL         6    /* vectors of the measurement's working set (3 per round, in turn; freed before the chosen type allocates its own) */
+#define AUTOBCGS_WIDE_STREAMS 9    /* vectors read and written by KSPAutoBCGSWidePass() */
 
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
@@ -309,6 +310,31 @@ static PetscErrorCode KSPAutoBCGSTimePCMatApply(PC pc, PetscReal *t, PetscBool *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One fused pass as wide as pipebcgsm's (its 3 merged passes per iteration stream 25 vectors, 34 with a preconditioner,
+   8-11 per pass): 3 updates y = a0 x0 + a1 x1 + b y of the other half o of the pool from this round's half v, and 3 dots
+   of the updated vectors, 6 vectors read and 3 written (AUTOBCGS_WIDE_STREAMS). The values stay bounded (coefficients
+   summing to 1) */
+static PetscErrorCode KSPAutoBCGSWidePass(Vec v[3], Vec o[3])
+{
+  CAKrylovVecUpdate u[3];
+  const Vec         dx[3] = {o[0], o[1], o[2]}, dy[3] = {o[1], o[2], o[0]};
+  PetscScalar       dot[3];
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < 3; k++) {
+    u[k].y    = o[k];
+    u[k].b    = 0.5;
+    u[k].a[0] = 0.25;
+    u[k].a[1] = 0.25;
+    u[k].a[2] = 0.0;
+    u[k].x[0] = v[k];
+    u[k].x[1] = v[(k + 1) % 3];
+    u[k].x[2] = NULL;
+  }
+  PetscCall(CAKrylovVecFused(PETSC_FALSE, 3, u, 3, dx, dy, dot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The measurement: compute on this machine always; reductions and gamma measured unless the model or the options give them */
 static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
 {
@@ -318,7 +344,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   KSPAutoBCGSCommCosts *kept;
   PetscInt              smax = 2, nloc, nrounds;
   PetscScalar           gsum = 0;
-  PetscReal             t[9], vec;
+  PetscReal             t[10], vec, wide;
   PetscBool             identity;
   Mat                   A;
   Vec                   x, w0, *w;
@@ -370,7 +396,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCall(PetscFree(buf));
   }
   /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the MatMult()
-     reads what the PCApply() wrote), each round on 3 vectors of the pool that the round before did not touch, with the
+     reads what the PCApply() wrote), after the first round also a pass as wide as pipebcgsm's, each round on 3 vectors of the pool that the round before did not touch, with the
      operator and the pool about a solver's working set (calls repeated on the same vectors run from caches that a
      solve's calls do not find: up to 1.5x faster on a machine whose L2 holds this working set); the least time of each.
      No separate warm-up: the first round pays what a first use costs (PCJACOBI makes its diagonal at its first
@@ -379,13 +405,14 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
      progresses the reduction only inside MPI calls, the halo exchange's calls complete it and the MatMult() takes
      longer) */
   nrounds = measure_gamma ? 3 : 2;
-  t[0] = vec = PETSC_MAX_REAL;
+  t[0] = vec = wide = PETSC_MAX_REAL;
   if (timepc) t[1] = PETSC_MAX_REAL;
   t[6] = 0;
   for (PetscInt r = 0; r < nrounds; r++) {
     Vec            *v     = w + 3 * (r % 2); /* p = v[0], M^{-1} p = v[1], A M^{-1} p = v[2] */
     const PetscBool gamma = measure_gamma && r == 2 ? PETSC_TRUE : PETSC_FALSE;
-    PetscLogDouble  t0_, t1_, t2_, t3_, t4_;
+    Vec            *o     = w + 3 * ((r + 1) % 2); /* the other half of the pool */
+    PetscLogDouble  t0_, t1_, t2_, t3_, t4_, t5_;
 
     PetscCall(PetscTime(&t0_));
     if (timepc) PetscCall(PCApply(ksp->pc, v[0], v[1]));
@@ -397,21 +424,26 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCall(PetscTime(&t3_));
     PetscCall(VecAXPBYPCZ(v[2], 1.0, -1.0, 0.5, v[0], v[1]));
     PetscCall(PetscTime(&t4_));
+    if (r) PetscCall(KSPAutoBCGSWidePass(v, o)); /* not in the cold first round: 2 samples */
+    PetscCall(PetscTime(&t5_));
     if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t1_ - t0_));
     if (gamma) t[6] = (PetscReal)(t3_ - t1_); /* the MatMult() and the wait for the reduction */
     else t[0] = PetscMin(t[0], (PetscReal)(t2_ - t1_));
     vec = PetscMin(vec, (PetscReal)(t4_ - t3_));
+    if (r) wide = PetscMin(wide, (PetscReal)(t5_ - t4_));
   }
   t[2] = vec / 4;
+  t[9] = wide / AUTOBCGS_WIDE_STREAMS;
   PetscCall(KSPAutoBCGSMeasureGemm(nloc, PetscMin(smax, 8), &t[3], &t[8]));
   t[3] = 1 / t[3];
   t[8] = 1 / t[8];
   t[7] = nloc;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 9, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 10, MPIU_REAL, MPIU_MAX, comm)); /* the same costs on every rank: the slowest's */
   c->nloc         = t[7];
   c->spmv         = t[0];
   c->pc           = t[1];
   c->vec          = t[2];
+  c->vec_wide     = t[9];
   c->gemm_rate    = 1 / t[3];
   c->combine_rate = 1 / t[8];
   for (PetscInt i = 0; i < CAKRYLOV_COSTS_NRED; i++) c->red[i] = a->red_kept ? kept->red[i] : t[4 + i];
@@ -696,7 +728,7 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
     const CAKrylovCosts *c = &a->costs;
 
     PetscCall(KSPAutoBCGSViewChoice(a, viewer));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  measured at setup (%g ms, maximum over the ranks): MatMult %g us, PCApply %g us, vector read/write %g us, Gram GEMM %g Gflop/s, rebuild GEMM %g Gflop/s, gamma %g%s\n", (double)(1e3 * a->setup_time), (double)(1e6 * c->spmv), (double)(1e6 * c->pc), (double)(1e6 * c->vec), (double)(1e-9 * c->gemm_rate), (double)(1e-9 * c->combine_rate),
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  measured at setup (%g ms, maximum over the ranks): MatMult %g us, PCApply %g us, vector read/write %g us (%g us in a %d-vector pass), Gram GEMM %g Gflop/s, rebuild GEMM %g Gflop/s, gamma %g%s\n", (double)(1e3 * a->setup_time), (double)(1e6 * c->spmv), (double)(1e6 * c->pc), (double)(1e6 * c->vec), (double)(1e6 * c->vec_wide), AUTOBCGS_WIDE_STREAMS, (double)(1e-9 * c->gemm_rate), (double)(1e-9 * c->combine_rate),
                                      (double)c->gamma, a->gamma >= 0 ? " (given)" : (a->model ? " (assumed: no overlap)" : "")));
     if (c->nodes > 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions: Krasnopolsky eq. (10) at p = %g nodes, C0 = %g, C1 = %g, n0 = %g, n1 = %g (a planning model)\n", (double)c->nodes, (double)c->C[0], (double)c->C[1], (double)c->C[2], (double)c->C[3]));
