@@ -4,10 +4,10 @@
    KSPAutoBCGSKey), never per solve:
 
      measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), a vector
-               pass of 4 vectors and a fused one of 9 (pipebcgsm's width), cabicgstab's local GEMMs (Gram matrix, rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first
-               non-blocking) and of s = 4's Gram matrix (other sizes by the power law through the two), and whether an
-               MPI_Iallreduce() progresses while the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum
-               over the ranks (one reduction)
+               pass of 4 vectors and a fused one of 9 (pipebcgsm's width), cabicgstab's local GEMMs (Gram matrix,
+               rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first non-blocking) and of s = 4's Gram
+               matrix (other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses while
+               the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
                costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
      choose    the smallest prediction; then the KSP *is* that solver: the chosen type's constructor runs on this KSP,
@@ -395,8 +395,9 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 1);
     PetscCall(PetscFree(buf));
   }
-  /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the MatMult()
-     reads what the PCApply() wrote), after the first round also a pass as wide as pipebcgsm's, each round on 3 vectors of the pool that the round before did not touch, with the
+  /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the
+     MatMult() reads what the PCApply() wrote), after the first round also a fused pass as wide as pipebcgsm's (over
+     both halves of the pool), each round on 3 vectors of the pool that the round before did not touch, with the
      operator and the pool about a solver's working set (calls repeated on the same vectors run from caches that a
      solve's calls do not find: up to 1.5x faster on a machine whose L2 holds this working set); the least time of each.
      No separate warm-up: the first round pays what a first use costs (PCJACOBI makes its diagonal at its first
@@ -424,7 +425,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCall(PetscTime(&t3_));
     PetscCall(VecAXPBYPCZ(v[2], 1.0, -1.0, 0.5, v[0], v[1]));
     PetscCall(PetscTime(&t4_));
-    if (r) PetscCall(KSPAutoBCGSWidePass(v, o)); /* not in the cold first round: 2 samples */
+    if (r) PetscCall(KSPAutoBCGSWidePass(v, o)); /* not in the cold first round */
     PetscCall(PetscTime(&t5_));
     if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t1_ - t0_));
     if (gamma) t[6] = (PetscReal)(t3_ - t1_); /* the MatMult() and the wait for the reduction */
