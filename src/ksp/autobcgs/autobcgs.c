@@ -1064,8 +1064,9 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    Notes:
    At `KSPSetUp()`, and again when the operator's nonzero pattern, type or sizes, the PC side or the PC type change
    (another Mat of the same pattern keeps the costs measured; never per solve), the KSP measures on
-   its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, one fused vector
-   pass (the lesser of 2 rounds, on a pool of 6 vectors), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
+   its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, a vector pass of
+   4 streams (the lesser of 2 rounds, on a pool of 6 vectors) and a fused one of 9 (pipebcgsm's width, charged to its
+   vector streams), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
    rows (measured once per process and sample size), a reduction of 8 bytes (the best of 2, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
    through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()`; every value
    the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
