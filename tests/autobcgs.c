@@ -1,5 +1,5 @@
 static char help[] = "KSPAUTOBCGS: the chosen solver bit for bit, the choice under a planning model, when it is made again, bad options.\n"
-                     "-test <same|model|rechoose|options|matsolve|uneven|iterations|kept>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
+                     "-test <same|model|rechoose|options|matsolve|uneven|iterations|kept|retype>, -n <points per direction>, -spectrum lmin,lmax (same: KSPAutoBCGSSetSpectrum());\n"
                      "every KSP option applies to the KSPs made here.\n";
 
 #include <cakrylov.h>
@@ -17,9 +17,10 @@ typedef enum {
   TEST_MATSOLVE,
   TEST_UNEVEN,
   TEST_ITERATIONS,
-  TEST_KEPT
+  TEST_KEPT,
+  TEST_RETYPE
 } Test;
-static const char *const Tests[] = {"same", "model", "rechoose", "options", "matsolve", "uneven", "iterations", "kept", "Test", "TEST_", NULL};
+static const char *const Tests[] = {"same", "model", "rechoose", "options", "matsolve", "uneven", "iterations", "kept", "retype", "Test", "TEST_", NULL};
 
 /* A KSP of the options database's settings, of type `type` */
 static PetscErrorCode CreateSolver(Mat A, KSPType type, KSP *ksp)
@@ -210,6 +211,92 @@ static PetscErrorCode TestIterations(Mat A, Vec b)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after KSPAutoBCGSSetIterations(3, 7, 10): cabicgstab at the smallest s not below them, no new measurement: %s\n", chose ? "yes" : "NO"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "each next solve: the iterations and x of that cabicgstab set by hand, bit for bit: %s\n", same ? "yes" : "NO"));
   PetscCall(KSPDestroy(&autoksp));
+  PetscCall(VecDestroy(&xa));
+  PetscCall(VecDestroy(&xh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The operators of a KSP with a DM (KSPSetComputeOperators()), as main() assembles them; ctx counts the calls */
+static PetscErrorCode ComputeOperators(KSP ksp, Mat A, Mat B, void *ctx)
+{
+  DM da;
+
+  PetscFunctionBegin;
+  (void)A;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(AssembleStencilOperator(da, STENCIL_CONVDIFF, 1.0, B));
+  (*(PetscInt *)ctx)++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A change of type after KSPAutoBCGSSetIterations() (the bottom hook's feed) on a KSP with a DM: the new type runs at
+   the next solve, bit for bit as set by hand, and the operators are computed once (a new type set up as KSPSetType()
+   would be, at KSP_SETUP_NEW, makes KSPSetUp() compute a DM's operators again: a PCMG's coarse operator). Candidates
+   bcgsm and cabicgstab, and a reduction of C0 seconds whatever its size (-ksp_autobcgs_model_c1 0): at C0 -> 0 bcgsm
+   wins whatever the iterations per solve (its compute per iteration is the least), at C0 -> infinity cabicgstab (one
+   reduction per iteration or fewer against bcgsm's three); in between cabicgstab wins sooner for 4096 iterations per
+   solve (one reduction per s of them) than for 1, so an interval of C0 makes the two differ. C0 goes up from 10 ns by
+   a factor 1.25 per step, a new KSP (a new measurement) at each, until one KSP's choices at 4096 and 1 differ (several
+   steps fall in that interval: a loaded machine's noisy measurement can miss some of them) */
+static PetscErrorCode TestRetype(DM da, Mat A, Vec b)
+{
+  const PetscReal many = 4096, interval[2] = {0.01, 1.99};
+  PetscReal       c0    = 1e-8; /* [s] */
+  PetscBool       found = PETSC_FALSE, same = PETSC_TRUE, once = PETSC_TRUE;
+  Vec             xa, xh;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(b, &xa));
+  PetscCall(VecDuplicate(b, &xh));
+  for (; c0 < 10 && !found; c0 *= 1.25) {
+    const PetscReal   its[3] = {many, 1, many};
+    const char       *first  = NULL;
+    char              value[32];
+    KSP               ksp;
+    KSPAutoBCGSChoice choice;
+    PetscInt          computed = 0, nchoices;
+
+    PetscCall(PetscSNPrintf(value, sizeof(value), "%.17g", (double)c0));
+    PetscCall(PetscOptionsSetValue(NULL, "-ksp_autobcgs_model_c0", value));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(KSPSetComputeOperators(ksp, ComputeOperators, &computed));
+    PetscCall(KSPSetType(ksp, KSPAUTOBCGS));
+    PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPAutoBCGSSetSpectrum(ksp, interval[0], interval[1]));
+    for (PetscInt i = 0; i < 3; i++) {
+      PCSide    side;
+      PetscInt  ita, ith;
+      PetscBool equal;
+
+      PetscCall(KSPAutoBCGSSetIterations(ksp, its[i]));
+      PetscCall(KSPSetUp(ksp)); /* the first: the measurement and the choice */
+      PetscCall(KSPAutoBCGSGetChoice(ksp, &choice, NULL, NULL, NULL));
+      if (!i) first = choice.type;
+      else if (i == 1 && choice.type == first) break; /* no change of type at this C0 */
+      PetscCall(KSPSolve(ksp, b, xa));
+      PetscCall(KSPGetPCSide(ksp, &side));
+      PetscCall(SolveByHand(A, b, &choice, side, interval, xh, &ith));
+      PetscCall(KSPGetIterationNumber(ksp, &ita));
+      PetscCall(VecEqual(xa, xh, &equal));
+      if (i && (!equal || ita != ith)) {
+        same = PETSC_FALSE;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  C0 %g s, %g iterations: %s, %" PetscInt_FMT " against %" PetscInt_FMT " iterations by hand, x %s\n", (double)c0, (double)its[i], choice.type, ita, ith, equal ? "equal" : "different"));
+      }
+      if (i == 2) found = PETSC_TRUE;
+    }
+    PetscCall(KSPAutoBCGSGetChoice(ksp, NULL, NULL, NULL, &nchoices));
+    if (computed != 1 || nchoices != 1) {
+      once = PETSC_FALSE;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  C0 %g s: operators computed %" PetscInt_FMT " times, %" PetscInt_FMT " measurements\n", (double)c0, computed, nchoices));
+    }
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a C0 where 4096 and 1 iterations per solve choose different types: %s\n", found ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after each change the next solve is the new type set by hand, bit for bit: %s\n", same ? "yes" : "NO"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "the DM's operators computed once and one measurement per KSP, changes of type included: %s\n", once ? "yes" : "NO"));
+  PetscCall(PetscOptionsClearValue(NULL, "-ksp_autobcgs_model_c0"));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&xh));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -425,6 +512,9 @@ int main(int argc, char **argv)
   case TEST_KEPT:
     PetscCall(TestKept(A));
     break;
+  case TEST_RETYPE:
+    PetscCall(TestRetype(da, A, b));
+    break;
   }
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
@@ -485,6 +575,13 @@ int main(int argc, char **argv)
       suffix: iterations
       nsize: {{1 2}}
       args: -test iterations -pc_type jacobi -ksp_autobcgs_model krasnopolsky -ksp_autobcgs_nodes 1e6 -ksp_autobcgs_model_c0 1
+
+   # a change of type by KSPAutoBCGSSetIterations() on a KSP with a DM: set up at once, the DM's operators not computed
+   # again (the bottom hook's coarse KSP)
+   test:
+      suffix: retype
+      nsize: {{1 2}}
+      args: -test retype -pc_type jacobi -ksp_autobcgs_candidates bcgsm,cabicgstab -ksp_autobcgs_model krasnopolsky -ksp_autobcgs_nodes 1 -ksp_autobcgs_model_c1 0
 
    test:
       suffix: matsolve

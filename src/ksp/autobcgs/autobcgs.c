@@ -879,7 +879,7 @@ static PetscErrorCode KSPAutoBCGSGetChoice_AutoBCGS(KSP ksp, KSPAutoBCGSChoice *
 
 /* After a choice, what the predictions depend on changed but not the operator: predict again from the costs measured
    (no communication: every rank holds the same costs, so every rank makes the same choice); a new type replaces the
-   chosen one, set up at the next KSPSetUp(); the same type takes the new s, basis and interval (cabicgstab reallocates
+   chosen one and is set up at once (a KSP not set up yet: at its KSPSetUp()); the same type takes the new s, basis and interval (cabicgstab reallocates
    its basis for a new s at its next solve, without a reduction) */
 static PetscErrorCode KSPAutoBCGSPredictAgain(KSP ksp, KSP_AutoBCGS *a)
 {
@@ -892,7 +892,9 @@ static PetscErrorCode KSPAutoBCGSPredictAgain(KSP ksp, KSP_AutoBCGS *a)
   if (before != a->cand[a->chosen].type) {
     PetscCall(KSPAutoBCGSDeactivate(ksp, a));
     PetscCall(KSPAutoBCGSActivate(ksp, a));
-    ksp->setupstage = KSP_SETUP_NEW; /* the new type's setup at the next KSPSetUp() */
+    /* the new type's setup now, on the operators and PC set up already; not by KSP_SETUP_NEW at the next KSPSetUp(),
+       which with a DM computes the operators again (KSPSetComputeOperators(): a PCMG's coarse operator) */
+    if (ksp->setupstage != KSP_SETUP_NEW && a->ops.setup) PetscCall((*a->ops.setup)(ksp));
   } else PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
