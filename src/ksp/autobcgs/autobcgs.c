@@ -120,6 +120,7 @@ typedef struct {
   KSPAutoBCGSChoice cand[AUTOBCGS_NCAND];
   /* the chosen type on this KSP, and what it was chosen for */
   PetscBool      active, newmatrix; /* the chosen type's setupnewmatrix */
+  PetscBool      unset;             /* chosen again (KSPAutoBCGSPredictAgain()) with new operators not set up yet */
   struct _KSPOps ops;               /* the chosen type's operations */
   KSPAutoBCGSKey key;
 } KSP_AutoBCGS;
@@ -629,7 +630,8 @@ static PetscErrorCode KSPSetUp_AutoBCGS(KSP ksp)
     if (a->view) PetscCall(KSPView_AutoBCGS(ksp, PETSC_VIEWER_STDOUT_(PetscObjectComm((PetscObject)ksp))));
   }
   /* the chosen type's own setup: always on a new choice or a new KSP, on a new operator if that type asks for it */
-  if ((choose || ksp->setupstage == KSP_SETUP_NEW || a->newmatrix) && a->ops.setup) PetscCall((*a->ops.setup)(ksp));
+  if ((choose || ksp->setupstage == KSP_SETUP_NEW || a->newmatrix || a->unset) && a->ops.setup) PetscCall((*a->ops.setup)(ksp));
+  a->unset = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -879,8 +881,8 @@ static PetscErrorCode KSPAutoBCGSGetChoice_AutoBCGS(KSP ksp, KSPAutoBCGSChoice *
 
 /* After a choice, what the predictions depend on changed but not the operator: predict again from the costs measured
    (no communication: every rank holds the same costs, so every rank makes the same choice); a new type replaces the
-   chosen one and is set up at once (a KSP not set up yet: at its KSPSetUp()); the same type takes the new s, basis and interval (cabicgstab reallocates
-   its basis for a new s at its next solve, without a reduction) */
+   chosen one and is set up at once (new operators not set up yet: at their KSPSetUp()); the same type takes the new
+   s, basis and interval (cabicgstab reallocates its basis for a new s at its next solve, without a reduction) */
 static PetscErrorCode KSPAutoBCGSPredictAgain(KSP ksp, KSP_AutoBCGS *a)
 {
   const char *before;
@@ -892,9 +894,12 @@ static PetscErrorCode KSPAutoBCGSPredictAgain(KSP ksp, KSP_AutoBCGS *a)
   if (before != a->cand[a->chosen].type) {
     PetscCall(KSPAutoBCGSDeactivate(ksp, a));
     PetscCall(KSPAutoBCGSActivate(ksp, a));
-    /* the new type's setup now, on the operators and PC set up already; not by KSP_SETUP_NEW at the next KSPSetUp(),
-       which with a DM computes the operators again (KSPSetComputeOperators(): a PCMG's coarse operator) */
-    if (ksp->setupstage != KSP_SETUP_NEW && a->ops.setup) PetscCall((*a->ops.setup)(ksp));
+    /* the new type's setup now if the KSP is set up for its operators (KSPSetUp() would return at once), else at the
+       next KSPSetUp() with the new operators; not by KSP_SETUP_NEW, which with a DM makes KSPSetUp() compute the
+       operators again (KSPSetComputeOperators(): a PCMG's coarse operator) */
+    if (ksp->setupstage == KSP_SETUP_NEWRHS) {
+      if (a->ops.setup) PetscCall((*a->ops.setup)(ksp));
+    } else a->unset = PETSC_TRUE;
   } else PetscCall(KSPAutoBCGSApplyChoice(ksp, a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
