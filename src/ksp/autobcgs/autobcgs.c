@@ -935,9 +935,9 @@ static PetscErrorCode KSPAutoBCGSSetIterations_AutoBCGS(KSP ksp, PetscReal its)
    preconditioned operator's spectrum: its `KSPCABICGSTAB` candidates with the Chebyshev basis then use it
    (`KSPCABiCGStabSetSpectrum()`, without telescoping) and make no spectrum estimate, whose cost leaves their
    predictions. After a choice it predicts again from the costs measured (no new measurement) and changes the solver
-   only if the choice changes
+   only if the choice changes, as `KSPAutoBCGSSetIterations()` does
 
-   Logically Collective
+   Collective
 
    Input Parameters:
 +  ksp  - the `KSP` of type `KSPAUTOBCGS`
@@ -967,9 +967,11 @@ PetscErrorCode KSPAutoBCGSSetSpectrum(KSP ksp, PetscReal lmin, PetscReal lmax)
    `-ksp_autobcgs_iterations`, default 100): a `KSPCABICGSTAB` candidate's outer iterations, and so its global
    reductions and bases per solve, follow from it, as does the share of a spectrum estimate per iteration. After a choice
    it predicts again from the costs measured (no new measurement, no communication) and changes the solver only if the
-   choice changes: the same type takes the new s and basis, another type replaces it at the next `KSPSetUp()`
+   choice changes: the same type takes the new s and basis; another type replaces it and is set up at once for the
+   operators the `KSP` is set up for (after `KSPSetOperators()`: at the next `KSPSetUp()`), never as a new `KSP`, so
+   that a `KSP` with a `DM` does not compute its operators again
 
-   Logically Collective
+   Collective
 
    Input Parameters:
 +  ksp - the `KSP` of type `KSPAUTOBCGS`
