@@ -403,9 +403,9 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
      solve's calls do not find: up to 1.5x faster on a machine whose L2 holds this working set); the least time of each.
      No separate warm-up: the first round pays what a first use costs (PCJACOBI makes its diagonal at its first
      PCApply(), which a solve would pay in its first iteration; cold caches). gamma: an 8-byte MPI_Iallreduce() in
-     flight during a third round's MatMult(), waited for after it; that MatMult() is no sample of the SpMV (where MPI
-     progresses the reduction only inside MPI calls, the halo exchange's calls complete it and the MatMult() takes
-     longer) */
+     flight during a third round's MatMult(), and the wait for it after that MatMult(), timed alone (that MatMult() is
+     no sample of the SpMV: where MPI progresses the reduction only inside MPI calls, the halo exchange's calls advance
+     it there) */
   nrounds = measure_gamma ? 3 : 2;
   t[0] = vec = wide = PETSC_MAX_REAL;
   if (timepc) t[1] = PETSC_MAX_REAL;
@@ -429,7 +429,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     if (r) PetscCall(KSPAutoBCGSWidePass(v, o)); /* not in the cold first round */
     PetscCall(PetscTime(&t5_));
     if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t1_ - t0_));
-    if (gamma) t[6] = (PetscReal)(t3_ - t1_); /* the MatMult() and the wait for the reduction */
+    if (gamma) t[6] = (PetscReal)(t3_ - t2_); /* the wait for the reduction after the MatMult() */
     else t[0] = PetscMin(t[0], (PetscReal)(t2_ - t1_));
     vec = PetscMin(vec, (PetscReal)(t4_ - t3_));
     if (r) wide = PetscMin(wide, (PetscReal)(t5_ - t4_));
@@ -457,11 +457,15 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   if (a->gamma >= 0) c->gamma = a->gamma;
   else if (a->model) c->gamma = 1; /* a machine planned for: no overlap assumed */
   else {
-    /* eq. (12) solved for gamma: t = max(spmv + gamma T, T), so gamma = (t - spmv) / T where t > T; t <= T (the reduction
-       done when the SpMV is) is consistent with every gamma <= (T - spmv) / T: the smallest, 0 */
+    /* eq. (12), t = max(spmv + gamma T, T): what the reduction adds after the SpMV, the wait, is max(gamma T, T - spmv),
+       so gamma = wait / T where the wait exceeds T - spmv; a shorter wait (the reduction done when the SpMV is) is
+       consistent with every gamma <= (T - spmv) / T: the smallest, 0. The wait alone, not the MatMult() and the wait
+       less the SpMV's time from the other rounds: the MatMult() varies between rounds by more than T (under the latency
+       simulator at p = 256, async progress: waits of 1-11 us of T = 57 us, MatMult() +-10 us and more, and gamma 0.1-0.25
+       and up to 0.84 from the difference, where pipebcgsm was predicted 8-21 % slow) */
     const PetscReal T = CAKrylovCostsReduction(c, 8);
 
-    c->gamma = T > 0 && t[6] > T ? PetscClipInterval((t[6] - t[0]) / T, 0, 1) : 0;
+    c->gamma = T > 0 && t[6] > T - t[0] ? PetscClipInterval(t[6] / T, 0, 1) : 0;
   }
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroyVecs(AUTOBCGS_POOL, &w));

@@ -437,10 +437,14 @@ static PetscErrorCode KSPMatSolve_RBiCGStab(KSP ksp, Mat B, Mat X)
 
 /* The cost of one iteration for KSPAUTOBCGS's model (Krasnopolsky eq. (18) in this type's counts): 2 operator
    applications, 16 vector reads+writes (21 with a preconditioner, eq. (18)), and reductions of 2 and 4 numbers,
-   each hidden behind one preconditioner application (nothing hides them with the identity) */
+   each hidden behind one preconditioner application (nothing hides them with the identity). Pass D streams 8 of the
+   vectors (11 with a preconditioner), charged at the time per vector of a pass that wide, as pipebcgsm's passes are;
+   passes A-C at that of a 4-vector pass */
 PetscReal KSPRBiCGStabTimePerIteration(const CAKrylovCosts *c)
 {
-  return 2 * c->spmv + (c->pc > 0 ? 21 : 16) * c->vec + CAKrylovCostsOverlap(c, c->pc, 16) + CAKrylovCostsOverlap(c, c->pc, 32);
+  const PetscReal wide = c->pc > 0 ? 11 : 8;
+
+  return 2 * c->spmv + ((c->pc > 0 ? 21 : 16) - wide) * c->vec + wide * c->vec_wide + CAKrylovCostsOverlap(c, c->pc, 16) + CAKrylovCostsOverlap(c, c->pc, 32);
 }
 
 static PetscErrorCode KSPView_RBiCGStab(KSP ksp, PetscViewer viewer)
