@@ -1081,7 +1081,8 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    4 streams (the lesser of 2 rounds, on a pool of 6 vectors) and a fused one of 9 (pipebcgsm's width, charged to its
    vector streams), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
    rows (measured once per process and sample size), a reduction of 8 bytes (the best of 2, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
-   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()`; every value
+   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()` (gamma: the wait for it
+   after that `MatMult()` over the reduction's time); every value
    the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
    operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
