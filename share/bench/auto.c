@@ -173,14 +173,22 @@ int main(int argc, char **argv)
     PetscCall(Median(runs, total[k], &med));
     PetscCall(Median(runs, setup[k], &msetup));
     PetscCall(Median(runs, periter[k], &mit));
-    if (k == NFIXED) { /* the choices of the rounds, if they differ the last (all are in the CSV's count below) */
-      PetscInt same = 0;
+    if (k == NFIXED) { /* the choice of most rounds (of the later ones on a tie), and in how many */
+      PetscInt same = 0, mode = runs - 1;
 
-      for (PetscInt r = 0; r < runs; r++) same += choice[r].type == choice[runs - 1].type && choice[r].s == choice[runs - 1].s;
+      for (PetscInt q = 0; q < runs; q++) {
+        PetscInt n = 0;
+
+        for (PetscInt r = 0; r < runs; r++) n += choice[r].type == choice[q].type && choice[r].s == choice[q].s;
+        if (n >= same) {
+          same = n;
+          mode = q;
+        }
+      }
       char s[16] = "";
 
-      if (choice[runs - 1].s) PetscCall(PetscSNPrintf(s, sizeof(s), " s=%" PetscInt_FMT, choice[runs - 1].s));
-      PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s%s (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[runs - 1].type, s, same, runs));
+      if (choice[mode].s) PetscCall(PetscSNPrintf(s, sizeof(s), " s=%" PetscInt_FMT, choice[mode].s));
+      PetscCall(PetscSNPrintf(chosen, sizeof(chosen), "%s%s (%" PetscInt_FMT "/%" PetscInt_FMT " rounds)", choice[mode].type, s, same, runs));
     }
     PetscCall(PetscPrintf(comm, "%-13s %10.3f %9.3f %9.3f %6" PetscInt_FMT " %10.3f %11.2f %11.2f  %s %s\n", methods[k].name, 1e3 * med, 1e3 * lo, 1e3 * hi, its[k], 1e3 * msetup, 1e6 * mit, k < NFIXED ? 1e6 * mpred[k] : 0.0, KSPConvergedReasons[reason[k]], chosen));
     if (fp)

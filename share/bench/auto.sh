@@ -92,6 +92,8 @@ done
           xs = median(q, nr[c]); delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rs[c, best, j]
           xsetup[ncell] = (xs - median(q, nr[c])) / t[c, best]; xlo = ncell == 1 || xsetup[ncell] < xlo ? xsetup[ncell] : xlo; xhi = ncell == 1 || xsetup[ncell] > xhi ? xsetup[ncell] : xhi
           printf "  %-12s %7.2fx %7.2fx %7.2fx  %s\n", best, r, r1, rp, chosen[c]
+          split(chosen[c], w, " "); own = w[1]; if (own == "cabicgstab") { sub(/^s=/, "", w[2]); own = own w[2] } # the type of most rounds
+          if ((c, own) in t) { rc = t[c, own] / t[c, best]; gc += log(rc); nch++; withinc += rc <= 1.05; worstc = rc > worstc ? rc : worstc }
           for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) g[keys[k], ms[m]] += log(t[c, ms[m]] / t[c, best])
         }
         single = ""; for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/ && (single == "" || g[keys[k], ms[m]] < g[keys[k], single])) single = ms[m]
@@ -102,6 +104,7 @@ done
       printf "the first autobcgs of each run (it times the reductions; one sample): within 10 %% in %d of %d cells, worst %.2fx\n", within1, ncell, worst1
       printf "paired (median over the rounds of autobcgs / the fastest fixed candidate (by median) in the same round): within 10 %% in %d of %d cells, worst %.2fx\n", withinp, ncell, worstp
       printf "autobcgs over the fastest fixed candidate, median over the cells: its solve alone (the chosen type, setup excluded) %.3fx that of the fastest in the same round (median over the rounds); its setup minus the setup of the fastest %.1f %% of the time per solve of the fastest (%.1f-%.1f %% over the cells)\n", median(xsolve, ncell), 100 * median(xsetup, ncell), 100 * xlo, 100 * xhi
+      if (nch) printf "the choice alone (the fixed candidate autobcgs chose in most rounds / the fastest, by medians: its own setup and timing left out): geometric mean over the cells %.3fx, within 5 %% in %d of %d cells, worst %.2fx\n", exp(gc / nch), withinc, nch, worstc
       printf "model: predicted time per iteration within 25 %% of the measured in %d of %d (candidate, cell) pairs; largest error per candidate:", nin, ne
       for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) printf " %s %.0f%%", ms[m], 100 * e[ms[m]]
       printf "\n"
