@@ -96,7 +96,7 @@ typedef struct {
   PetscReal spmv;                           /* s: one MatMult() */
   PetscReal pc;                             /* s: one PCApply() (0 for the identity, which the types skip) */
   PetscReal vec;                            /* s: one read or write of a vector of the KSP's size (a fused pass of 4 streams / 4) */
-  PetscReal vec_wide;                       /* s: the same in a fused pass of 9 streams (pipebcgsm's passes are 8-11 wide) */
+  PetscReal vec_wide;                       /* s: the same in a fused pass of 9 streams (pipebcgsm's passes and rbicgstab's pass D are 8-11 wide) */
   PetscReal nloc;                           /* local rows */
   PetscReal gemm_rate;                      /* flop/s of the Gram matrix's local GEMM (cabicgstab) */
   PetscReal combine_rate;                   /* flop/s of the GEMM [p, r, dx] = [P, R] [a, c, e] (cabicgstab's rebuild: 3 columns) */
