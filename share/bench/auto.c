@@ -5,7 +5,8 @@ solve: it measures and chooses in each; the first of the process also times the 
 kept on the communicator: its time is the row auto-1st). Also each candidate's measured time per iteration (its KSPSolve() after\n\
 KSPSetUp(), over its iterations) beside autobcgs's prediction for it (the model's accuracy).\n\
   -n <32>        : grid points per direction;  -pc_type <none|jacobi> : the preconditioner of every KSP\n\
-  -rtol <1e-8>   : the tolerance of every solve;  -runs <5> : rounds (each solves once with every method, in a rotated order)\n\
+  -rtol <1e-8>   : the tolerance of every solve;  -runs <5> : rounds (each solves once with every method; round r in the order\n\
+                 k = r + i (1 + r mod 10) mod 11, so that each method follows a different one in each round)\n\
   -csv <file>    : append one CSV row per method to file;  -label <text> : the first CSV column (the cell of the map)\n\
   -rounds_csv <file> : append one CSV row per method and round (its place in the round, its setup and solve times)\n\
   Every KSP also reads the options database (KSPSetFromOptions()).\n\n";
@@ -134,10 +135,15 @@ int main(int argc, char **argv)
     return 0;
   }
   PetscCheck(runs >= 1 && runs <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-runs must be in 1..64");
+  for (PetscInt d = 2; d < NMETHODS; d++) PetscCheck(NMETHODS % d, comm, PETSC_ERR_PLIB, "the rounds' order needs a prime number of methods");
   PetscCall(BenchLaplacian(comm, n, &da, &A, &b, &x, &nnz));
   for (PetscInt r = 0; r < runs; r++)
     for (PetscInt i = 0; i < NMETHODS; i++) {
-      const PetscInt  k      = (i + r) % NMETHODS; /* rotated order */
+      /* a rotated order whose step changes per round (NMETHODS = 11 is prime: every step 1-10 visits every method), so
+         that no method always follows the same one: autobcgs's measurement, a few hundred microseconds, read 20-30 %
+         slow right after cabicgstab s = 16's solve (AMD EPYC VM; its first MatMult()s after that solve run slow), and
+         the plain rotation put it there in every round */
+      const PetscInt  k      = (r + i * (1 + r % (NMETHODS - 1))) % NMETHODS;
       const PetscBool isauto = k == NFIXED ? PETSC_TRUE : PETSC_FALSE;
       PetscReal       ts = 0, tv = 0, pred[NFIXED];
 
