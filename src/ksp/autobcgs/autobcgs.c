@@ -343,7 +343,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   MPI_Comm              comm          = PetscObjectComm((PetscObject)ksp);
   const PetscBool       measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
   KSPAutoBCGSCommCosts *kept;
-  PetscInt              smax = 2, nloc;
+  PetscInt              smax = 2, nloc, nrounds;
   PetscScalar           gsum = 0;
   PetscReal             t[10], vec, wide;
   PetscBool             identity;
@@ -397,42 +397,42 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCall(PetscFree(buf));
   }
   /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the
-     MatMult() reads what the PCApply() wrote), in the second round also a fused pass as wide as pipebcgsm's (over
+     MatMult() reads what the PCApply() wrote), after the first round also a fused pass as wide as pipebcgsm's (over
      both halves of the pool), each round on 3 vectors of the pool that the round before did not touch, with the
      operator and the pool about a solver's working set (calls repeated on the same vectors run from caches that a
-     solve's calls do not find: up to 1.5x faster on a machine whose L2 holds this working set); the lesser time of
-     each. No separate warm-up: the first round pays what a first use costs (PCJACOBI makes its diagonal at its first
+     solve's calls do not find: up to 1.5x faster on a machine whose L2 holds this working set); the least time of each.
+     No separate warm-up: the first round pays what a first use costs (PCJACOBI makes its diagonal at its first
      PCApply(), which a solve would pay in its first iteration; cold caches). gamma: an 8-byte MPI_Iallreduce() in
-     flight during the second round's MatMult(), and the wait for it after that MatMult(), timed alone. That MatMult()
-     is also a sample of the SpMV (the Iallreduce() call itself outside it): where MPI progresses the reduction inside
-     the halo exchange's calls, it pays that progress, as pipebcgsm's SpMVs, which run with a reduction in flight, do */
+     flight during a third round's MatMult(), and the wait for it after that MatMult(), timed alone (that MatMult() is
+     no sample of the SpMV: where MPI progresses the reduction only inside MPI calls, the halo exchange's calls advance
+     it there) */
+  nrounds = measure_gamma ? 3 : 2;
   t[0] = vec = wide = PETSC_MAX_REAL;
   if (timepc) t[1] = PETSC_MAX_REAL;
   t[6] = 0;
-  for (PetscInt r = 0; r < 2; r++) {
-    Vec            *v     = w + 3 * r;       /* p = v[0], M^{-1} p = v[1], A M^{-1} p = v[2] */
-    Vec            *o     = w + 3 * (1 - r); /* the other half of the pool */
-    const PetscBool gamma = measure_gamma && r == 1 ? PETSC_TRUE : PETSC_FALSE;
-    PetscLogDouble  t0_, t1_, t2_, t3_, t4_, t5_, t6_;
+  for (PetscInt r = 0; r < nrounds; r++) {
+    Vec            *v     = w + 3 * (r % 2); /* p = v[0], M^{-1} p = v[1], A M^{-1} p = v[2] */
+    const PetscBool gamma = measure_gamma && r == 2 ? PETSC_TRUE : PETSC_FALSE;
+    Vec            *o     = w + 3 * ((r + 1) % 2); /* the other half of the pool */
+    PetscLogDouble  t0_, t1_, t2_, t3_, t4_, t5_;
 
     PetscCall(PetscTime(&t0_));
     if (timepc) PetscCall(PCApply(ksp->pc, v[0], v[1]));
     PetscCall(PetscTime(&t1_));
     if (gamma) PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, &gsum, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
-    PetscCall(PetscTime(&t2_));
     PetscCall(MatMult(A, timepc ? v[1] : v[0], v[2]));
-    PetscCall(PetscTime(&t3_));
+    PetscCall(PetscTime(&t2_));
     if (gamma) PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-    PetscCall(PetscTime(&t4_));
+    PetscCall(PetscTime(&t3_));
     PetscCall(VecAXPBYPCZ(v[2], 1.0, -1.0, 0.5, v[0], v[1]));
+    PetscCall(PetscTime(&t4_));
+    if (r) PetscCall(KSPAutoBCGSWidePass(v, o)); /* not in the cold first round */
     PetscCall(PetscTime(&t5_));
-    if (r) PetscCall(KSPAutoBCGSWidePass(v, o)); /* not in the cold first round (its output's first touch) */
-    PetscCall(PetscTime(&t6_));
     if (timepc) t[1] = PetscMin(t[1], (PetscReal)(t1_ - t0_));
-    t[0] = PetscMin(t[0], (PetscReal)(t3_ - t2_));
-    if (gamma) t[6] = (PetscReal)(t4_ - t3_); /* the wait for the reduction after the MatMult() */
-    vec = PetscMin(vec, (PetscReal)(t5_ - t4_));
-    if (r) wide = (PetscReal)(t6_ - t5_);
+    if (gamma) t[6] = (PetscReal)(t3_ - t2_); /* the wait for the reduction after the MatMult() */
+    else t[0] = PetscMin(t[0], (PetscReal)(t2_ - t1_));
+    vec = PetscMin(vec, (PetscReal)(t4_ - t3_));
+    if (r) wide = PetscMin(wide, (PetscReal)(t5_ - t4_));
   }
   t[2] = vec / 4;
   t[9] = wide / AUTOBCGS_WIDE_STREAMS;
@@ -1079,12 +1079,12 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    (another Mat of the same pattern keeps the costs measured; never per solve), the KSP measures on
    its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, a vector pass of
    4 streams (the lesser of 2 rounds, on a pool of 6 vectors) and a fused one of 9 (pipebcgsm's width, charged to its
-   vector streams; in the second round), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
+   vector streams), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
    rows (measured once per process and sample size), a reduction of 8 bytes (the best of 2, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
-   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during the second round's `MatMult()` (gamma: the wait for it
+   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()` (gamma: the wait for it
    after that `MatMult()` over the reduction's time); every value
-   the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 2
-   operator applications in all, the second overlapped. Each type predicts its time per iteration from these with the
+   the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
+   operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 16 s + 1 vector passes (monomial 8 s + 5), the Gram GEMM, the rebuild GEMM of 3 columns, one reduction of the Gram
    size per s iterations, and a Chebyshev
