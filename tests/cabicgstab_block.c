@@ -420,45 +420,17 @@ int main(int argc, char **argv)
       args: -nrhs 6 -pc_type {{none jacobi}} -ksp_pc_side {{left right}}
 
    # the one-pass product of a MATSEQAIJ (1 rank) and of a MATMPIAIJ (2, 4 ranks: the diagonal block in the window, the
-   # off-diagonal block on the halo of all columns) against PETSc's AIJ x dense product: the same bits; 13 columns (a
-   # tile of 8, 5 columns one by one), 2D and 3D, the preconditioner applied before (right) and after (left) the product
+   # off-diagonal block on the halo of all columns; 4 ranks in 3D: rows with two off-diagonal entries, where MatMult()
+   # sums in another order than the AIJ x dense product) against PETSc's AIJ x dense product: the same bits, also where
+   # late in the solve a column still iterating lies between converged ones (the one pass spans them, PETSc's product
+   # takes that column alone: a product of one column, not MatMult()); 13 columns (a tile of 8, 5 columns one by one),
+   # 2D and 3D, the preconditioner applied before (right) and after (left) the product
    test:
       suffix: one_pass
-      nsize: {{1 2}}
+      nsize: {{1 2 4}}
       requires: defined(PETSC_USE_LOG)
       args: -nrhs 13 -dim {{2 3}} -n 12 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -check_one_pass
       filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
-
-   # 4 ranks (a 2D process grid in 3D: rows with two off-diagonal entries)
-   test:
-      suffix: one_pass_4
-      nsize: 4
-      requires: defined(PETSC_USE_LOG)
-      args: -nrhs 13 -dim 2 -n 12 -pc_type {{none jacobi}} -ksp_pc_side {{left right}} -check_one_pass
-      filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
-      output_file: output/cabicgstab_block_one_pass.out
-   test:
-      suffix: one_pass_4_jacobi
-      nsize: 4
-      requires: defined(PETSC_USE_LOG)
-      args: -nrhs 13 -dim 3 -n 12 -pc_type jacobi -ksp_pc_side {{left right}} -check_one_pass
-      filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
-      output_file: output/cabicgstab_block_one_pass.out
-   # not bitwise where, late in the solve, a column still iterating lies between converged ones: with PETSc's product
-   # it is a run of one and takes MatMult() (KSPSolve()'s operator application), which adds each off-diagonal entry to
-   # the diagonal block's sum, while the one pass spans the converged neighbours and computes it in the product, which
-   # adds the off-diagonal block's own sum (PETSc's AIJ x dense product does the same); the two differ in rows with two
-   # or more off-diagonal entries (4 ranks in 3D). Whether such a column occurs depends on rounding: it did with PETSc
-   # 3.26.1 and OpenBLAS's Haswell, SkylakeX or Zen kernels (AMD EPYC VM, 2026-11-29), not with 3.18 nor the Sandybridge
-   # kernels; every product of the solve agrees bitwise (CHANGELOG, Known issues)
-   test:
-      suffix: one_pass_4_none
-      nsize: 4
-      requires: defined(PETSC_USE_LOG)
-      TODO: a run of one column takes MatMult() with PETSc's product and the product with the one pass; see CHANGELOG Known issues
-      args: -nrhs 13 -dim 3 -n 12 -pc_type none -ksp_pc_side {{left right}} -check_one_pass
-      filter: grep -e "bitwise X with the one-pass" -e "one-pass product applied"
-      output_file: output/cabicgstab_block_one_pass.out
 
    # the same with a window of 8 KiB: the columns in groups (2D: 8 + 5 columns, 3D: 2 at a time), each one pass
    test:

@@ -27,8 +27,12 @@
 
    A column's convergence test is KSPConvergedDefault()'s (CAKrylovKSPColumnTest()), with ||b_j|| of a nonzero initial
    guess taken for all columns in one reduction. A column whose convergence claim is checked against b - A x costs
-   that check's reduction, as in its single solve. With the identity preconditioner a run of one column applies the
-   operator as KSPSolve() does: a block of one column is KSPSolve()'s iteration bit for bit.
+   that check's reduction, as in its single solve. A block of one column with the identity preconditioner applies the
+   operator as KSPSolve() does (MatMult()): KSPSolve()'s iteration bit for bit. In a block of more columns a column
+   that runs alone is a product of one column too: on more than one rank MatMult() sums a row in another order than
+   the AIJ x dense product (the off-diagonal block's entries one by one onto the diagonal block's sum, or their own sum
+   added), and the product computes each column alone, so a column's bits do not depend on which of its neighbours
+   have converged, and the one pass (which spans converged columns) and PETSc's product give the same bits.
 */
 #include "cabicgstabimpl.h"
 #include <petsc/private/pcimpl.h> /* PC_MatApply: the library's PCJACOBI on blocks is logged as PETSc logs PCMatApply() */
@@ -56,7 +60,7 @@ struct KSP_CABiCGStabBlock {
   PetscScalar             *buf;        /* the packed Gram matrices of the columns of one reduction */
   Vec                     *b, *x;      /* per column: B's and X's column (VecPlaceArray()) */
   PetscScalar             *scale;      /* per column of a run: the scaling its one-pass product applies (1: none) */
-  Mat                     *Xv, *Yv;    /* per run length c (1 < c <= m): dense views of a run's basis vectors i and i + 1 */
+  Mat                     *Xv, *Yv;    /* per run length c (1 <= c <= m): dense views of a run's basis vectors i and i + 1 */
   Mat                     *Zv;         /* ... and nloc x c over Z */
   KSPCABiCGStabPairMode    mode;       /* what the products of the views were made for */
   PetscObjectId            amat_id;    /* ... with which matrix (id, nonzero pattern) */
@@ -67,7 +71,7 @@ struct KSP_CABiCGStabBlock {
   PetscObjectState         plan_nz;
   PetscInt                 plan_window; /* ... and window bytes */
   PetscInt                 gap_max;     /* ... and the most converged columns a run spans (KSPCABiCGStabBlockRun()) */
-  PetscBool                batch;       /* this solve applies the operator to runs of columns as one product */
+  PetscBool                batch;       /* this solve applies the operator to runs of columns as products (not to one column with the identity PC) */
   PetscBool                jacobi;      /* ... with PCJACOBI, applied to runs by the library (its diagonal:) */
   CAKrylovJacobi           jacobi_d;
   KSPConvergedReason      *reason;     /* per column of the last block solve: how it ended */
@@ -570,11 +574,11 @@ static PetscInt KSPCABiCGStabBlockTwin(KSP ksp)
   return sk ? 2 * sk + 1 : 0;
 }
 
-/* Column j's basis vector i + 1 from vector i after the run's product (c columns, *scaled as it left them): the operator
-   applied to the column alone where the run did not (no batch; a run of one with the identity preconditioner: KSPSolve()'s
-   operator application), then its shift and scaling on its storage (KSPCABiCGStabShiftAndScaleLocal(), no vector
-   operation per column), unless the product stored it scaled already */
-static PetscErrorCode KSPCABiCGStabBlockColumnStep(KSP ksp, PetscInt j, PetscInt i, PetscInt c, PetscBool scaled, PetscLogDouble *flops)
+/* Column j's basis vector i + 1 from vector i after the run's product (*scaled as it left it): the operator applied to
+   the column alone where the solve takes no products (KSPSolve()'s operator application), then its shift and scaling on
+   its storage (KSPCABiCGStabShiftAndScaleLocal(), no vector operation per column), unless the product stored it scaled
+   already */
+static PetscErrorCode KSPCABiCGStabBlockColumnStep(KSP ksp, PetscInt j, PetscInt i, PetscBool scaled, PetscLogDouble *flops)
 {
   KSP_CABiCGStabBlock *bk  = ((KSP_CABiCGStab *)ksp->data)->block;
   KSP                  col = bk->col[j];
@@ -584,7 +588,7 @@ static PetscErrorCode KSPCABiCGStabBlockColumnStep(KSP ksp, PetscInt j, PetscInt
   PetscScalar          g, *v;
 
   PetscFunctionBegin;
-  if (!bk->batch || (c == 1 && cc->identity_pc)) {
+  if (!bk->batch) {
     Vec x, y;
 
     PetscCall(KSPCABiCGStabBasisVec(col, i, &x));
@@ -618,17 +622,16 @@ static PetscErrorCode KSPCABiCGStabBlockBuildBases(KSP ksp)
     const PetscInt pair = twin && i + 2 <= twin ? twin : 0; /* R has one power less than P */
 
     for (PetscInt j0 = 0, c; j0 < bk->m; j0 += PetscMax(c, 1)) {
-      PetscBool scaled = PETSC_FALSE, batch;
+      PetscBool scaled = PETSC_FALSE;
 
-      c     = KSPCABiCGStabBlockRun(ksp, i, j0);
-      batch = bk->batch && (c > 1 || (c == 1 && !((KSP_CABiCGStab *)ksp->data)->identity_pc)) ? PETSC_TRUE : PETSC_FALSE;
+      c = KSPCABiCGStabBlockRun(ksp, i, j0);
       for (PetscInt j = j0; j < j0 + c; j++)
         if (!KSPCABiCGStabBlockSource(bk, j, i) || !KSPCABiCGStabBlockScaleOnly(bk, j, i, &bk->scale[j])) bk->scale[j] = 1.0; /* a spanned converged column (its result unused), or one shifted later; R's index i + pair: the same recurrence index */
-      if (batch) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, pair, &scaled));
+      if (bk->batch && c) PetscCall(KSPCABiCGStabBlockApplyRun(ksp, i, j0, c, pair, &scaled));
       for (PetscInt j = j0; j < j0 + c; j++) {
         if (!KSPCABiCGStabBlockSource(bk, j, i)) continue; /* a converged column the run spans */
-        PetscCall(KSPCABiCGStabBlockColumnStep(ksp, j, i, c, scaled, &flops));
-        if (pair) PetscCall(KSPCABiCGStabBlockColumnStep(ksp, j, i + pair, c, scaled, &flops));
+        PetscCall(KSPCABiCGStabBlockColumnStep(ksp, j, i, scaled, &flops));
+        if (pair) PetscCall(KSPCABiCGStabBlockColumnStep(ksp, j, i + pair, scaled, &flops));
       }
     }
   }
@@ -876,6 +879,7 @@ PetscErrorCode KSPMatSolve_CABiCGStab(KSP ksp, Mat B, Mat X)
   if (ksp->res_hist_reset) ksp->res_hist_len = 0;
   PetscCall(CAKrylovPCIsIdentity(ksp->pc, &cab->identity_pc));
   PetscCall(KSPCABiCGStabPairable(ksp, &bk->batch));
+  if (m == 1 && cab->identity_pc) bk->batch = PETSC_FALSE; /* KSPSolve()'s MatMult(), bit for bit */
   PetscCall(KSPCABiCGStabBlockPlan(ksp));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp->pc, PCJACOBI, &bk->jacobi));
   if (bk->jacobi) PetscCall(CAKrylovPCJacobiDiagonal(ksp->pc, cab->t, &bk->jacobi_d));
