@@ -10,6 +10,8 @@
 #   share/bench/bottom.sh PMPI_LIB EX1 [tutorial options, default: -dim 3 -n 32 -coarse_n 8]
 # Writes share/bench/results/bottom.txt and bottom.csv, and bottom.png when matplotlib is there (share/bench/plot.py bottom);
 # BOTTOM_OUTPUT=NAME writes NAME.txt/.csv/.png instead (a rerun beside the study the text quotes).
+# BOTTOM_RUNS_CSV=FILE writes every run's row there too, with the type an autobcgs bottom solver chose (the times of a
+# variant whose choice can differ from run to run are not summed up by their least: share/bench/auto.sh).
 # BOTTOM_HALO="krasnopolsky none" (the default) selects the halo models of the simulated points: krasnopolsky (reductions
 # and halo receives delayed), none (reductions only).
 # The simulator delays the global reductions and the halo receives only (nothing else of a large machine: no contention,
@@ -38,7 +40,8 @@ variant_args() {
   esac
 }
 
-# A CSV row: nodes,halo,bottom,vcycles,its,reductions,bottom_halo,bottom_s,pcmg_s,pcmg_reductions,pcmg_halo
+# A CSV row: nodes,halo,bottom,vcycles,its,reductions,bottom_halo,bottom_s,pcmg_s,pcmg_reductions,pcmg_halo,chosen (the
+# type autobcgs chose, from the report's "autobcgs chose TYPE" line; else empty)
 run() { # nodes (0: no simulation), halo model (krasnopolsky: halo receives delayed too; none), bottom variant
   local nodes=$1 halo=$2 bottom=$3 model=krasnopolsky
   local -a env=()
@@ -48,8 +51,9 @@ run() { # nodes (0: no simulation), halo model (krasnopolsky: halo receives dela
     mpiexec --oversubscribe -n 2 -x LD_PRELOAD="$lib" -x CAKPMPI_MODEL -x CAKPMPI_NODES -x CAKPMPI_OUTPUT "${env[@]}" \
     "$ex1" -problem helmholtz "${targs[@]}" $(variant_args "$bottom") -bottom_report > "$tmp/out"
   awk -v p="$nodes" -v h="$halo" -v b="$bottom" -f "$here/report.awk" -f <(echo '
+    /autobcgs chose / && !chosen { chosen = $0; sub(/.*autobcgs chose /, "", chosen); sub(/:.*/, "", chosen) }
     END { if (v == "" || tb == "" || mgred == "" || halo == "") exit 1
-          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, h, b, v, its, red, halo, tb, tmg, mgred, mghalo }') "$tmp/out"
+          printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", p, h, b, v, its, red, halo, tb, tmg, mgred, mghalo, chosen }') "$tmp/out"
 }
 
 describe() { # bottom variant -> what its bottom solver was: the coarse KSP's view, and the policy's choice from the report
@@ -65,7 +69,8 @@ describe() { # bottom variant -> what its bottom solver was: the coarse KSP's vi
     }' "$tmp/view"
 }
 
-best_row() { # the R rows of one point -> one row with the least of each time (the counts are the same in every run)
+best_row() { # the R rows of one point -> one row with the least of each time (the counts are the same in every run but
+  # autobcgs's, whose choice can change: its counts are the first run's; BOTTOM_RUNS_CSV has them all)
   local rows
   rows=$(cat)
   echo "$(head -n 1 <<< "$rows" | cut -d, -f1-7),$(cut -d, -f8 <<< "$rows" | sort -g | head -n 1),$(cut -d, -f9 <<< "$rows" | sort -g | head -n 1),$(head -n 1 <<< "$rows" | cut -d, -f10-11)"
@@ -103,12 +108,14 @@ table() { # halo model -> the study's table of the points simulated with it (and
 runs=${BOTTOM_RUNS:-$([ -n "$quick" ] && echo 1 || echo 9)}
 halos=${BOTTOM_HALO:-krasnopolsky none}
 echo "nodes,halo,bottom,vcycles,bottom_iterations,bottom_reductions,bottom_halo,bottom_s,pcmg_s,pcmg_reductions,pcmg_halo" > "$csv"
+runs_csv=${BOTTOM_RUNS_CSV:-/dev/null}
+echo "$(head -n 1 "$csv"),chosen" > "$runs_csv"
 for nodes in 0 64 256 1024 4096 16384 32768; do
   for halo in $halos; do
     [ "$nodes" -gt 0 ] || [ "$halo" = "${halos%% *}" ] || continue # here: one run, nothing simulated
     [ "$nodes" -gt 0 ] || halo=none
     for bottom in $variants; do
-      for ((i = 0; i < runs; i++)); do run "$nodes" "$halo" "$bottom"; done | best_row >> "$csv"
+      for ((i = 0; i < runs; i++)); do run "$nodes" "$halo" "$bottom"; done | tee -a "$runs_csv" | best_row >> "$csv"
     done
   done
 done
