@@ -5,8 +5,8 @@
 
      measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), a vector
                pass of 4 vectors and a fused one of 9 (pipebcgsm's width), cabicgstab's local GEMMs (Gram matrix,
-               rebuild) on a sample of rows, a reduction of 8 bytes (twice, the first non-blocking) and of s = 4's Gram
-               matrix (other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses while
+               rebuild) on a sample of rows, a reduction of 8 bytes (3 times, the first non-blocking) and of s = 4's Gram
+               matrix (twice; other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses while
                the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
                costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
@@ -375,9 +375,11 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   t[1] = 0;
   if (!identity && !ksp->vec_rhs && ksp->pc->ops->matapply) PetscCall(KSPAutoBCGSTimePCMatApply(ksp->pc, &t[1], &pcblock));
   timepc = !identity && !pcblock ? PETSC_TRUE : PETSC_FALSE;
-  /* The reductions first, where they are measured: 8 bytes twice, as MPI_Iallreduce() and its wait (a sample, and the
-     first non-blocking call, slow, before gamma's) and as MPI_Allreduce() (MPI is warm: the operators were set up), the
-     smaller; s = 4's Gram matrix once */
+  /* The reductions first, where they are measured: 8 bytes as MPI_Iallreduce() and its wait (the first non-blocking
+     call, slow, before gamma's) and twice as MPI_Allreduce(), s = 4's Gram matrix twice, the least of each: a size's
+     first MPI_Allreduce() can take several times what the next does (on a 2-rank VM 2.4-9 us against 0.4-0.8 us for 8
+     bytes, 10-18 us against 1-4 us for the Gram matrix), which had made reductions look 5-10 times dearer than in a
+     solve; under the latency simulator, and on a large machine, the second costs what the first does */
   c->red_bytes[0] = 8;
   c->red_bytes[1] = KSPCABiCGStabGramBytes(4);
   t[4] = t[5] = 0;
@@ -391,9 +393,9 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCallMPI(MPI_Iallreduce(MPI_IN_PLACE, buf, 1, MPIU_SCALAR, MPIU_SUM, comm, &req));
     PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     PetscCall(PetscTime(&t1_));
-    AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 1);
+    AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 2);
     t[4] = PetscMin(t[4], (PetscReal)(t1_ - t0_));
-    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 1);
+    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 2);
     PetscCall(PetscFree(buf));
   }
   /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the
@@ -1080,10 +1082,10 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, a vector pass of
    4 streams (the lesser of 2 rounds, on a pool of 6 vectors) and a fused one of 9 (pipebcgsm's width, charged to its
    vector streams), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
-   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 2, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
+   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 3, the first non-blocking) and of s = 4's Gram matrix (the best of 2; other sizes by the power law
    through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()` (gamma: the wait for it
    after that `MatMult()` over the reduction's time); every value
-   the maximum over the ranks: 5 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
+   the maximum over the ranks: 7 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
    operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 16 s + 1 vector passes (monomial 8 s + 5), the Gram GEMM, the rebuild GEMM of 3 columns, one reduction of the Gram
