@@ -70,6 +70,7 @@ done
       if (!(cell in cseen)) { cseen[cell] = 1; cells[key, ++nc[key]] = l[2] }
       if (!($3 in mseen)) { mseen[$3] = 1; ms[++nm] = $3 }
       t[cell, $3] = $5; if ($3 == "autobcgs") chosen[cell] = $13
+      if ($3 == "bcgsm") bit[cell] = $11; if ($3 == "auto-1st") su1[cell] = $10; if ($3 == "autobcgs") sul[cell] = $10 # setups in bcgsm iterations
       if ($3 !~ /^auto/ && $12 > 0) { err = $12 / $11 - 1; e[$3] = (err > e[$3] || -err > e[$3]) ? (err > 0 ? err : -err) : e[$3]; ne++; if (err <= 0.25 && err >= -0.25) nin++ }
     }
     END {
@@ -93,6 +94,9 @@ done
           xs = median(q, nr[c]); delete q; for (j = 0; j < nr[c]; j++) q[j + 1] = rs[c, best, j]
           xsetup[ncell] = (xs - median(q, nr[c])) / t[c, best]; xlo = ncell == 1 || xsetup[ncell] < xlo ? xsetup[ncell] : xlo; xhi = ncell == 1 || xsetup[ncell] > xhi ? xsetup[ncell] : xhi
           printf "  %-12s %7.2fx %7.2fx %7.2fx  %s\n", best, r, r1, rp, chosen[c]
+          f = 1000 * su1[c] / bit[c]; fl = ncell == 1 || f < fl ? f : fl; fh = ncell == 1 || f > fh ? f : fh
+          if (cells[keys[k], i] >= 1024) { fbl = nbig++ == 0 || f < fbl ? f : fbl; fbh = nbig == 1 || f > fbh ? f : fbh }
+          f = 1000 * sul[c] / bit[c]; ll = ncell == 1 || f < ll ? f : ll; lh = ncell == 1 || f > lh ? f : lh
           split(chosen[c], w, " "); own = w[1]; if (own == "cabicgstab") { sub(/^s=/, "", w[2]); own = own w[2] } # the type of most rounds
           if ((c, own) in t) { rc = t[c, own] / t[c, best]; gc += log(rc); nch++; withinc += rc <= 1.05; worstc = rc > worstc ? rc : worstc }
           for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) g[keys[k], ms[m]] += log(t[c, ms[m]] / t[c, best])
@@ -106,6 +110,7 @@ done
       printf "paired (median over the rounds of autobcgs / the fastest fixed candidate (by median) in the same round): within 10 %% in %d of %d cells, worst %.2fx\n", withinp, ncell, worstp
       printf "autobcgs over the fastest fixed candidate, median over the cells: its solve alone (the chosen type, setup excluded) %.3fx that of the fastest in the same round (median over the rounds); its setup minus the setup of the fastest %.1f %% of the time per solve of the fastest (%.1f-%.1f %% over the cells)\n", median(xsolve, ncell), 100 * median(xsetup, ncell), 100 * xlo, 100 * xhi
       if (nch) printf "the choice alone (the fixed candidate autobcgs chose in most rounds / the fastest, by medians: its own setup and timing left out): geometric mean over the cells %.3fx, within 5 %% in %d of %d cells, worst %.2fx\n", exp(gc / nch), withinc, nch, worstc
+      printf "autobcgs'"'"'s setup in the cell'"'"'s bcgsm iterations (target: fewer than 5 bcgs iterations): the first of the run (it also times the reductions; a new process) %.1f-%.1f over the cells, %.1f-%.1f at p >= 1024; the later ones (median over the rounds) %.1f-%.1f\n", fl, fh, fbl, fbh, ll, lh
       printf "model: predicted time per iteration within 25 %% of the measured in %d of %d (candidate, cell) pairs; largest error per candidate:", nin, ne
       for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) printf " %s %.0f%%", ms[m], 100 * e[ms[m]]
       printf "\n"
@@ -119,32 +124,10 @@ BENCH_RESULTS=$tmp/bottom BOTTOM_RUNS=$bottom_runs BOTTOM_HALO=$halo BOTTOM_VARI
   BOTTOM_RUNS_CSV=$results/auto-bottom-runs.csv "$here/bottom.sh" "$lib" "$ex1" > /dev/null
 cp "$tmp/bottom/bottom.csv" "$results/auto-bottom.csv"
 # The bottom table keeps each point's least time of its runs, which for autobcgs is the run whose measurement chose best
-# (its choice can differ from run to run): here every autobcgs run against the fastest fixed type, and the medians
+# (its choice can differ from run to run): below it every autobcgs run against the fastest candidate's median
 {
   sed 's|(make bench-bottom)|(make bench-auto: the bottom study with every type and autobcgs)|' "$tmp/bottom/bottom.txt"
   echo
-  echo "== autobcgs run by run (bottom-solve time of each run / the fastest fixed type's least time at that point; the type it chose)"
-  awk -F, 'function median(a, k,   i, j, x) { for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-                                             return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
-    NR > 1 { key = $1 "," $2; if (!(key in seen)) { seen[key] = 1; order[++np] = key }
-             if ($3 == "autobcgs") { na[key]++; ta[key, na[key]] = $8; ch[key, na[key]] = $12 }
-             else { if (!((key, $3) in nf)) { nv[key]++; v[key, nv[key]] = $3 }; nf[key, $3]++; tf[key, $3, nf[key, $3]] = $8 } }
-    END {
-      printf "%6s | %-33s | %s\n", "p", "fastest fixed: least, median (s)", "autobcgs: each run / that least (chosen type) | median / its median"
-      for (i = 1; i <= np; i++) {
-        key = order[i]; best = ""; split(key, kk, ",")
-        for (j = 1; j <= nv[key]; j++) {
-          t = v[key, j]; least = tf[key, t, 1]; for (r = 2; r <= nf[key, t]; r++) if (tf[key, t, r] < least) least = tf[key, t, r]
-          if (best == "" || least < bl) { best = t; bl = least }
-        }
-        for (r = 1; r <= nf[key, best]; r++) x[r] = tf[key, best, r]
-        bm = median(x, nf[key, best])
-        printf "%6s | %-12s %9.4g %9.4g |", kk[1] == 0 ? "here" : kk[1], best, bl, bm
-        for (r = 1; r <= na[key]; r++) {
-          q = ta[key, r] / bl; printf " %.2fx (%s)", q, ch[key, r]; nrun++; within += q <= 1.10; if (q > worst) worst = q; y[r] = ta[key, r]
-        }
-        qm = median(y, na[key]) / bm; printf " | %.2fx\n", qm; npt++; withinm += qm <= 1.10; if (qm > worstm) worstm = qm
-      }
-      printf "autobcgs runs within 10 %% of the fastest fixed type'"'"'s least time: %d of %d, worst %.2fx; medians within 10 %%: %d of %d points, worst %.2fx\n", within, nrun, worst, withinm, npt, worstm
-    }' "$results/auto-bottom-runs.csv"
+  echo "== autobcgs run by run (share/bench/autoruns.awk on auto-bottom-runs.csv)"
+  awk -F, -v candidates="bcgsm rbicgstab pipebcgsm cabicgstab" -f "$here/autoruns.awk" "$results/auto-bottom-runs.csv"
 } | tee "$results/auto-bottom.txt"
