@@ -5,9 +5,10 @@
 
      measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), a vector
                pass of 4 vectors and a fused one of 9 (pipebcgsm's width), cabicgstab's local GEMMs (Gram matrix,
-               rebuild) on a sample of rows, a reduction of 8 bytes (3 times, the first non-blocking) and of s = 4's Gram
-               matrix (twice; other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses while
-               the rank computes (gamma, Krasnopolsky eq. (9)); every time the maximum over the ranks (one reduction)
+               rebuild) on a sample of rows, a reduction of 8 bytes (3 times, the first non-blocking) and of s = 4's
+               Gram matrix (twice where reductions cost microseconds; other sizes by the power law through the two),
+               and whether an MPI_Iallreduce() progresses while the rank computes (gamma, Krasnopolsky eq. (9));
+               every time the maximum over the ranks (one reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
                costs; with -ksp_autobcgs_model krasnopolsky the reduction times are eqs. (10)-(11) at p nodes instead
      choose    the smallest prediction; then the KSP *is* that solver: the chosen type's constructor runs on this KSP,
@@ -25,9 +26,10 @@
 #define AUTOBCGS_NTYPES       4
 #define AUTOBCGS_NS           7
 #define AUTOBCGS_NCAND        (AUTOBCGS_NTYPES - 1 + AUTOBCGS_NS)
-#define AUTOBCGS_GEMM_ROWS    1024 /* rows of the GEMM sample: a block of 280 kB at s = 8, beyond L1 as a solve's is */
-#define AUTOBCGS_POOL         6    /* vectors of the measurement's working set (3 per round, in turn; freed before the chosen type allocates its own) */
-#define AUTOBCGS_WIDE_STREAMS 9    /* vectors read and written by KSPAutoBCGSWidePass() */
+#define AUTOBCGS_GEMM_ROWS    1024  /* rows of the GEMM sample: a block of 280 kB at s = 8, beyond L1 as a solve's is */
+#define AUTOBCGS_POOL         6     /* vectors of the measurement's working set (3 per round, in turn; freed before the chosen type allocates its own) */
+#define AUTOBCGS_WIDE_STREAMS 9     /* vectors read and written by KSPAutoBCGSWidePass() */
+#define AUTOBCGS_CHEAP_RED    20e-6 /* s: an 8-byte reduction under this on every rank: the Gram matrix timed twice */
 
 static const char *const AutoTypes[AUTOBCGS_NTYPES] = {KSPBCGSM, KSPRBICGSTAB, KSPPIPEBCGSM, KSPCABICGSTAB};
 static const PetscInt    AutoS[AUTOBCGS_NS]         = {2, 4, 6, 8, 10, 12, 16};
@@ -344,6 +346,7 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   const PetscBool       measure_gamma = a->gamma < 0 && !a->model ? PETSC_TRUE : PETSC_FALSE;
   KSPAutoBCGSCommCosts *kept;
   PetscInt              smax = 2, nloc, nrounds;
+  PetscMPIInt           size;
   PetscScalar           gsum = 0;
   PetscReal             t[10], vec, wide;
   PetscBool             identity;
@@ -376,10 +379,14 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
   if (!identity && !ksp->vec_rhs && ksp->pc->ops->matapply) PetscCall(KSPAutoBCGSTimePCMatApply(ksp->pc, &t[1], &pcblock));
   timepc = !identity && !pcblock ? PETSC_TRUE : PETSC_FALSE;
   /* The reductions first, where they are measured: 8 bytes as MPI_Iallreduce() and its wait (the first non-blocking
-     call, slow, before gamma's) and twice as MPI_Allreduce(), s = 4's Gram matrix twice, the least of each: a size's
-     first MPI_Allreduce() can take several times what the next does (on a 2-rank VM 2.4-9 us against 0.4-0.8 us for 8
-     bytes, 10-18 us against 1-4 us for the Gram matrix), which had made reductions look 5-10 times dearer than in a
-     solve; under the latency simulator, and on a large machine, the second costs what the first does */
+     call, slow, before gamma's) and twice as MPI_Allreduce(), the least; s = 4's Gram matrix once, and where an 8-byte
+     reduction took under AUTOBCGS_CHEAP_RED on every rank twice, the lesser. A size's first MPI_Allreduce() can take
+     several times what the next does (on a 2-rank VM 2.4-9 us against 0.4-0.8 us for 8 bytes, 10-18 us against 1-4 us
+     for the Gram matrix), which had made reductions look 5-10 times dearer than in a solve; where a reduction costs tens
+     of microseconds or more (a simulated p >= 64, a large machine) that first-call cost is a few per cent of it, and
+     a second sample of the Gram matrix would cost as much as the first (1.5 ms at a simulated p = 16384). Each rank's
+     vote (1: its 8-byte reduction was cheap) rides in the Gram matrix's first sample, a sum of small integers, exact
+     and the same on every rank: all ranks take the second sample or none */
   c->red_bytes[0] = 8;
   c->red_bytes[1] = KSPCABiCGStabGramBytes(4);
   t[4] = t[5] = 0;
@@ -394,8 +401,16 @@ static PetscErrorCode KSPAutoBCGSMeasure(KSP ksp, KSP_AutoBCGS *a)
     PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
     PetscCall(PetscTime(&t1_));
     AUTOBCGS_TIME(t[4], KSPAutoBCGSAllreduce(comm, buf, 1), PETSC_FALSE, 2);
-    t[4] = PetscMin(t[4], (PetscReal)(t1_ - t0_));
-    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 2);
+    t[4]   = PetscMin(t[4], (PetscReal)(t1_ - t0_));
+    buf[0] = t[4] < AUTOBCGS_CHEAP_RED ? 1.0 : 0.0; /* this rank's vote */
+    AUTOBCGS_TIME(t[5], KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 1);
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    if (PetscRealPart(buf[0]) == size) { /* every rank voted */
+      PetscReal again;
+
+      AUTOBCGS_TIME(again, KSPAutoBCGSAllreduce(comm, buf, n), PETSC_FALSE, 1);
+      t[5] = PetscMin(t[5], again);
+    }
     PetscCall(PetscFree(buf));
   }
   /* PCApply(), MatMult() and a vector pass (3 reads, 1 write) in turn, as in an iteration (v = A M^{-1} p: the
@@ -1082,10 +1097,10 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, a vector pass of
    4 streams (the lesser of 2 rounds, on a pool of 6 vectors) and a fused one of 9 (pipebcgsm's width, charged to its
    vector streams), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
-   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 3, the first non-blocking) and of s = 4's Gram matrix (the best of 2; other sizes by the power law
+   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 3, the first non-blocking) and of s = 4's Gram matrix (the best of 2 where an 8-byte reduction costs under 20 us, else once; other sizes by the power law
    through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()` (gamma: the wait for it
    after that `MatMult()` over the reduction's time); every value
-   the maximum over the ranks: 7 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
+   the maximum over the ranks: 6 or 7 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
    operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 16 s + 1 vector passes (monomial 8 s + 5), the Gram GEMM, the rebuild GEMM of 3 columns, one reduction of the Gram
