@@ -61,8 +61,7 @@ done
   echo "# 7-point 3D Laplacian n = $n ($((n * n * n / 2)) unknowns per rank), 2 real ranks, rtol 1e-8, right preconditioning, median of $runs rounds"
   echo "# entries: time per solve in ms, setup included (autobcgs: its measurement and choice in every solve; auto-1st: the first autobcgs of the run, which also times the reductions, one sample; paired: the median over the rounds of autobcgs / the fastest fixed candidate (by median) in the same round, which cancels a drift of the machine within the run, per-round times in $(rel "$rounds")); p = here: this machine;"
   echo "# p > 0: reductions (and halo receives: $halo) delayed by Krasnopolsky's model at p nodes (simulated, a planning model)"
-  awk -F, 'function median(v, n,   i, j, x) { for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-                                           return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+  awk -F, -f "$here/median.awk" -f <(echo '
     FNR == NR { if ($3 != "method") { split($1, l, "/"); c = $2 SUBSEP l[1] SUBSEP l[2]; rt[c, $3, $4] = $6 + $7; rs[c, $3, $4] = $6; rv[c, $3, $4] = $7; nr[c] = $4 + 1 } next }
     $3 != "method" {
       split($1, l, "/"); key = $2 SUBSEP l[1]; cell = key SUBSEP l[2]
@@ -114,7 +113,7 @@ done
       printf "model: predicted time per iteration within 25 %% of the measured in %d of %d (candidate, cell) pairs; largest error per candidate:", nin, ne
       for (m = 1; m <= nm; m++) if (ms[m] !~ /^auto/) printf " %s %.0f%%", ms[m], 100 * e[ms[m]]
       printf "\n"
-    }' "$rounds" "$csv"
+    }') "$rounds" "$csv"
 } | tee "$out"
 plot auto "$csv" "$png"
 
@@ -129,5 +128,5 @@ cp "$tmp/bottom/bottom.csv" "$results/auto-bottom.csv"
   sed 's|(make bench-bottom)|(make bench-auto: the bottom study with every type and autobcgs)|' "$tmp/bottom/bottom.txt"
   echo
   echo "== autobcgs run by run (share/bench/autoruns.awk on auto-bottom-runs.csv)"
-  awk -F, -v candidates="bcgsm rbicgstab pipebcgsm cabicgstab" -f "$here/autoruns.awk" "$results/auto-bottom-runs.csv"
+  awk -F, -v candidates="bcgsm rbicgstab pipebcgsm cabicgstab" -f "$here/median.awk" -f "$here/autoruns.awk" "$results/auto-bottom-runs.csv"
 } | tee "$results/auto-bottom.txt"

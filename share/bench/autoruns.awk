@@ -2,11 +2,7 @@
 # (auto-bottom-runs.csv, share/bench/bottom.sh's BOTTOM_RUNS_CSV) at each point, the fastest fixed candidate by the
 # median of its runs' bottom-solve times (candidates: the types autobcgs chooses from; bcgs, the baseline, is none),
 # each autobcgs run's time over that median with the type it chose, and autobcgs's median over it.
-#   awk -F, -v candidates="bcgsm rbicgstab pipebcgsm cabicgstab" -f autoruns.awk auto-bottom-runs.csv
-function median(a, k,   i, j, x) {
-  for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-  return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-}
+#   awk -F, -v candidates="bcgsm rbicgstab pipebcgsm cabicgstab" -f median.awk -f autoruns.awk auto-bottom-runs.csv
 BEGIN { nc = split(candidates, cand, " ") }
 NR > 1 {
   key = $1 "," $2
