@@ -8,8 +8,8 @@
 # prediction from each round's autobcgs measurement for a solve of that candidate's iterations, median over the rounds).
 # Then the bottom study (share/bench/bottom.sh: tutorials/ex1's Helmholtz multigrid, p = 64 ... 32768, reductions and
 # halo receives delayed) with each type as the bottom solver through the hook and with autobcgs.
-#   share/bench/auto.sh LIBCAKPMPI AUTO EX1 [-n 32] [-runs 5] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
-#                       [-progress "async none"] [-halo krasnopolsky] [-bottom_runs 5]
+#   share/bench/auto.sh LIBCAKPMPI AUTO EX1 [-n 32] [-runs 15] [-nodes "1 16 256 1024 4096 16384"] [-pcs "jacobi none"]
+#                       [-progress "async none"] [-halo krasnopolsky] [-bottom_runs 9]
 # AUTO is the built share/bench/auto.c, run on 2 ranks; EX1 the built tutorials/ex1.c. Writes share/bench/results/
 # auto.{txt,csv}, auto-rounds.csv (every round of every method), auto.png (share/bench/plot.py auto: the map and the
 # model's scatter, when matplotlib is there), auto-bottom.{txt,csv} and auto-bottom-runs.csv (every bottom run, with
@@ -17,7 +17,7 @@
 # point). A planning model, not a measurement of a large machine (see methodmap.sh).
 set -eu -o pipefail
 if [ $# -lt 3 ] || [ ! -f "$1" ] || [ ! -x "$2" ] || [ ! -x "$3" ]; then
-  echo "usage: $0 LIBCAKPMPI.so AUTO EX1 [-n 32] [-runs 5] [-nodes \"1 16 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"] [-halo krasnopolsky] [-bottom_runs 5]" >&2
+  echo "usage: $0 LIBCAKPMPI.so AUTO EX1 [-n 32] [-runs 15] [-nodes \"1 16 ... 16384\"] [-pcs \"jacobi none\"] [-progress \"async none\"] [-halo krasnopolsky] [-bottom_runs 9]" >&2
   exit 2
 fi
 lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -25,7 +25,10 @@ prog=$2
 ex1=$3
 shift 3
 . "$(dirname "$0")/common.sh"
-n=32 runs=5 nodes="1 16 256 1024 4096 16384" pcs="jacobi none" progress="async none" halo=krasnopolsky bottom_runs=5
+# 15 rounds per cell and 9 runs per bottom point: on a 2-core VM the median of 9 rounds moved by more than the targets'
+# 10 % between runs of the same library (a cell at 1.23x where autobcgs chose the fastest type in 9 of 9 rounds); 15
+# held every cell within 10 % in three runs (share/bench/RESULTS.md, 2026-11-30)
+n=32 runs=15 nodes="1 16 256 1024 4096 16384" pcs="jacobi none" progress="async none" halo=krasnopolsky bottom_runs=9
 [ -z "$quick" ] || { n=24 runs=3 nodes="1 4096" bottom_runs=1; }
 options "n runs nodes pcs progress halo bottom_runs" "$@"
 unset CAKPMPI_MODEL CAKPMPI_PROGRESS CAKPMPI_NODES CAKPMPI_PAUSED CAKPMPI_OUTPUT CAKPMPI_HALO CAKPMPI_HALO_US

@@ -1,7 +1,9 @@
 # autobcgs run by run in bench-auto's bottom study (share/bench/auto.sh): from the rows of every run
 # (auto-bottom-runs.csv, share/bench/bottom.sh's BOTTOM_RUNS_CSV) at each point, the fastest fixed candidate by the
 # median of its runs' bottom-solve times (candidates: the types autobcgs chooses from; bcgs, the baseline, is none),
-# each autobcgs run's time over that median with the type it chose, and autobcgs's median over it.
+# each autobcgs run's time over that median with the type it chose, autobcgs's median over it, and paired: the median
+# over the runs of autobcgs's time over that candidate's in the same run (bottom.sh alternates the variants run by run:
+# the r-th rows of both are back to back), which cancels a drift of the machine during the point.
 #   awk -F, -v candidates="bcgsm rbicgstab pipebcgsm cabicgstab" -f median.awk -f autoruns.awk auto-bottom-runs.csv
 BEGIN { nc = split(candidates, cand, " ") }
 NR > 1 {
@@ -11,7 +13,7 @@ NR > 1 {
   else { nf[key, $3]++; tf[key, $3, nf[key, $3]] = $8 }
 }
 END {
-  printf "%6s | %-28s | %s\n", "p", "fastest candidate, median s", "autobcgs: each run / that median (the type it chose) | its median / that median"
+  printf "%6s | %-28s | %s\n", "p", "fastest candidate, median s", "autobcgs: each run / that median (the type it chose) | its median / that median | paired"
   for (i = 1; i <= np; i++) {
     key = order[i]; best = ""; split(key, kk, ",")
     for (c = 1; c <= nc; c++) {
@@ -26,8 +28,11 @@ END {
       printf " %.2fx (%s)", q, ch[key, r]
       nrun++; within += q <= 1.10; if (q > worst) worst = q
     }
-    qm = median(y, na[key]) / bm; printf " | %.2fx\n", qm
+    qm = median(y, na[key]) / bm
+    for (r = 1; r <= na[key]; r++) z[r] = ta[key, r] / tf[key, best, r] # run r of both: back to back
+    qp = median(z, na[key]); printf " | %.2fx | %.2fx\n", qm, qp
     npt++; withinm += qm <= 1.10; if (qm > worstm) worstm = qm
+    withinp += qp <= 1.10; if (qp > worstp) worstp = qp
   }
-  printf "autobcgs runs within 10 %% of the fastest candidate's median: %d of %d, worst %.2fx; its median within 10 %%: %d of %d points, worst %.2fx\n", within, nrun, worst, withinm, npt, worstm
+  printf "autobcgs runs within 10 %% of the fastest candidate's median: %d of %d, worst %.2fx; its median within 10 %%: %d of %d points, worst %.2fx; paired within 10 %%: %d of %d points, worst %.2fx\n", within, nrun, worst, withinm, npt, worstm, withinp, npt, worstp
 }

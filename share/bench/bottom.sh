@@ -10,8 +10,9 @@
 #   share/bench/bottom.sh PMPI_LIB EX1 [tutorial options, default: -dim 3 -n 32 -coarse_n 8]
 # Writes share/bench/results/bottom.txt and bottom.csv, and bottom.png when matplotlib is there (share/bench/plot.py bottom);
 # BOTTOM_OUTPUT=NAME writes NAME.txt/.csv/.png instead (a rerun beside the study the text quotes).
-# BOTTOM_RUNS_CSV=FILE writes every run's row there too, with the type an autobcgs bottom solver chose (the times of a
-# variant whose choice can differ from run to run are not summed up by their least: share/bench/auto.sh).
+# BOTTOM_RUNS_CSV=FILE writes every run's row there too, in the order they ran (the r-th rows of the variants at a point:
+# their r-th runs, back to back), with the type an autobcgs bottom solver chose (the times of a variant whose choice can
+# differ from run to run are not summed up by their least: share/bench/auto.sh).
 # BOTTOM_HALO="krasnopolsky none" (the default) selects the halo models of the simulated points: krasnopolsky (reductions
 # and halo receives delayed), none (reductions only).
 # The simulator delays the global reductions and the halo receives only (nothing else of a large machine: no contention,
@@ -102,7 +103,7 @@ table() { # halo model -> the study's table of the points simulated with it (and
     }' "$csv"
 }
 
-# Repetitions of every point (quick mode: 1); the least time of each is kept, as in pmpi-demo.sh: the simulator's delays
+# Repetitions of every point (quick mode: 1), alternating between the variants; the least time of each is kept, as in pmpi-demo.sh: the simulator's delays
 # are the same in every run, and other jobs on the machine only add time (a rank that loses its core while the simulator
 # busy-waits comes back late: one contended run took 0.41 s for bcgs's bottom solves at p = 16384, the model 0.16 s).
 runs=${BOTTOM_RUNS:-$([ -n "$quick" ] && echo 1 || echo 9)}
@@ -114,9 +115,17 @@ for nodes in 0 64 256 1024 4096 16384 32768; do
   for halo in $halos; do
     [ "$nodes" -gt 0 ] || [ "$halo" = "${halos%% *}" ] || continue # here: one run, nothing simulated
     [ "$nodes" -gt 0 ] || halo=none
-    for bottom in $variants; do
-      for ((i = 0; i < runs; i++)); do run "$nodes" "$halo" "$bottom"; done | tee -a "$runs_csv" | best_row >> "$csv"
+    # run i of every variant, then run i + 1 (alternating: a drift of the machine during a point reaches every variant
+    # alike), the variants' order rotated by one per run so that each takes every place in turn
+    read -r -a vs <<< "$variants"
+    rm -f "$tmp"/rows.*
+    for ((i = 0; i < runs; i++)); do
+      for ((j = 0; j < ${#vs[@]}; j++)); do
+        k=$(((i + j) % ${#vs[@]}))
+        run "$nodes" "$halo" "${vs[k]}" | tee -a "$runs_csv" >> "$tmp/rows.$k"
+      done
     done
+    for ((k = 0; k < ${#vs[@]}; k++)); do best_row < "$tmp/rows.$k" >> "$csv"; done
   done
 done
 
