@@ -103,6 +103,7 @@ typedef struct {
   PetscReal gamma;                          /* exposed fraction of a non-blocking reduction started before computing, eq. (9) */
   PetscReal red_bytes[CAKRYLOV_COSTS_NRED]; /* the reduction sizes measured, increasing */
   PetscReal red[CAKRYLOV_COSTS_NRED];       /* s: one MPI_Allreduce of that size */
+  PetscReal red_nb;                         /* s: an 8-byte MPI_Iallreduce() and its wait, back to back (0: not measured) */
   PetscReal red_exp;                        /* the power law through them: T(l) = red[0] (l / red_bytes[0])^red_exp */
   PetscReal nodes, C[4];                    /* nodes > 0: the reductions are Krasnopolsky's eq. (10) at p = nodes, C0, C1, n0, n1 */
   PetscBool right;                          /* right preconditioning (bcgsm's passes differ by side) */
