@@ -103,9 +103,10 @@ table() { # halo model -> the study's table of the points simulated with it (and
     }' "$csv"
 }
 
-# Repetitions of every point (quick mode: 1), alternating between the variants; the least time of each is kept, as in pmpi-demo.sh: the simulator's delays
-# are the same in every run, and other jobs on the machine only add time (a rank that loses its core while the simulator
-# busy-waits comes back late: one contended run took 0.41 s for bcgs's bottom solves at p = 16384, the model 0.16 s).
+# Repetitions of every point (quick mode: 1), alternating between the variants; the least time of each is kept, as in
+# pmpi-demo.sh: the simulator's delays are the same in every run, and other jobs on the machine only add time (a rank
+# that loses its core while the simulator busy-waits comes back late: one contended run took 0.41 s for bcgs's bottom
+# solves at p = 16384, the model 0.16 s).
 runs=${BOTTOM_RUNS:-$([ -n "$quick" ] && echo 1 || echo 9)}
 halos=${BOTTOM_HALO:-krasnopolsky none}
 echo "nodes,halo,bottom,vcycles,bottom_iterations,bottom_reductions,bottom_halo,bottom_s,pcmg_s,pcmg_reductions,pcmg_halo" > "$csv"
