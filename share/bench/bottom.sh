@@ -34,6 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 # iterations is one Gram reduction); cabicgstab-monomial-s4: the library's defaults (monomial basis, s = 4, telescoping),
 # which the policy keeps where the Gershgorin interval is not safe. Any other name is passed as -bottom NAME.
 variants=${BOTTOM_VARIANTS:-bcgs cabicgstab cabicgstab-monomial-s4}
+read -r -a vs <<< "$variants"
 variant_args() {
   case $1 in
     cabicgstab-monomial-s4) echo "-bottom cabicgstab -mg_coarse_ksp_cabicgstab_basis monomial -mg_coarse_ksp_cabicgstab_s 4 -mg_coarse_ksp_cabicgstab_telescope 1" ;;
@@ -118,7 +119,6 @@ for nodes in 0 64 256 1024 4096 16384 32768; do
     [ "$nodes" -gt 0 ] || halo=none
     # run i of every variant, then run i + 1 (alternating: a drift of the machine during a point reaches every variant
     # alike), the variants' order rotated by one per run so that each takes every place in turn
-    read -r -a vs <<< "$variants"
     rm -f "$tmp"/rows.*
     for ((i = 0; i < runs; i++)); do
       for ((j = 0; j < ${#vs[@]}; j++)); do

@@ -6,8 +6,8 @@
      measure   on the KSP's communicator with its operator and preconditioner: one PCApply(), one MatMult(), a vector
                pass of 4 vectors and a fused one of 9 (pipebcgsm's width), cabicgstab's local GEMMs (Gram matrix,
                rebuild) on a sample of rows, a reduction of 8 bytes (3 times, the first non-blocking) and of s = 4's
-               Gram matrix (twice where reductions cost microseconds, and there also a non-blocking one of 8 bytes
-               twice more; other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses
+               Gram matrix (twice where reductions cost microseconds, and there also 8 bytes three times more, twice
+               non-blocking; other sizes by the power law through the two), and whether an MPI_Iallreduce() progresses
                while the rank computes (gamma, Krasnopolsky eq. (9));
                every time the maximum over the ranks (one reduction)
      model     each type's time per iteration, written beside its code (KSPBCGSMTimePerIteration(), ...), from these
@@ -155,11 +155,16 @@ PetscReal CAKrylovCostsReduction(const CAKrylovCosts *c, PetscReal bytes)
    (red_nb: reductions of microseconds): its schedule runs in the rank's own MPI calls, which no computation hides. On a
    2-rank VM with OpenMPI 4.1 an 8-byte MPI_Iallreduce() and its wait took 0.6-0.8 us against 0.3 us for
    MPI_Allreduce(): 2 x 0.4 us per rbicgstab iteration of 8 us in a coarse-grid solve, which the model had not seen */
+static PetscReal KSPAutoBCGSNonblockingExcess(const CAKrylovCosts *c)
+{
+  return PetscMax(c->red_nb - c->red[0], 0);
+}
+
 PetscReal CAKrylovCostsOverlap(const CAKrylovCosts *c, PetscReal work, PetscReal bytes)
 {
   const PetscReal T = CAKrylovCostsReduction(c, bytes);
 
-  return PetscMax(work + c->gamma * T, T) + PetscMax(c->red_nb - c->red[0], 0);
+  return PetscMax(work + c->gamma * T, T) + KSPAutoBCGSNonblockingExcess(c);
 }
 
 /* The reduction times measured on a communicator, kept on it as an MPI attribute for the next KSPAUTOBCGS there: what a
@@ -783,7 +788,7 @@ static PetscErrorCode KSPView_AutoBCGS(KSP ksp, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  reductions measured%s: %g us (%g B), %g us (%g B); other sizes by the power law through them, exponent %.3g\n", a->red_kept ? " on this communicator by an earlier autobcgs" : "", (double)(1e6 * c->red[0]),
                                        (double)c->red_bytes[0], (double)(1e6 * c->red[1]), (double)c->red_bytes[1], (double)c->red_exp));
     if (c->red_nb > 0)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  non-blocking reduction of 8 B and its wait: %g us, charged %g us beyond the blocking one to each non-blocking reduction\n", (double)(1e6 * c->red_nb), (double)(1e6 * PetscMax(c->red_nb - c->red[0], 0))));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  non-blocking reduction of 8 B and its wait: %g us, charged %g us beyond the blocking one to each non-blocking reduction\n", (double)(1e6 * c->red_nb), (double)(1e6 * KSPAutoBCGSNonblockingExcess(c))));
     char   line[1024] = "";
     size_t len;
 
@@ -1122,10 +1127,12 @@ PetscErrorCode KSPAutoBCGSGetChoice(KSP ksp, KSPAutoBCGSChoice *choice, PetscInt
    its own communicator, with its operator and preconditioner: one `PCApply()`, one `MatMult()`, a vector pass of
    4 streams (the lesser of 2 rounds, on a pool of 6 vectors) and a fused one of 9 (pipebcgsm's width, charged to its
    vector streams), the local GEMMs of cabicgstab's Gram matrix and rebuild on up to 1024
-   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 3, the first non-blocking) and of s = 4's Gram matrix (the best of 2 where an 8-byte reduction costs under 20 us, else once; other sizes by the power law
-   through the two, eq. (10)'s form), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()` (gamma: the wait for it
+   rows (measured once per process and sample size), a reduction of 8 bytes (the best of 3, the first non-blocking) and of s = 4's Gram matrix (once; other sizes by the power law
+   through the two, eq. (10)'s form), where an 8-byte reduction costs under 20 us on every rank also the Gram matrix
+   again (the lesser), the 8-byte reduction once more and the 8-byte `MPI_Iallreduce()` with its wait twice (the lesser:
+   what it costs beyond `MPI_Allreduce()` is charged to each non-blocking reduction of rbicgstab and pipebcgsm), and whether an `MPI_Iallreduce()` progresses during a third round's `MatMult()` (gamma: the wait for it
    after that `MatMult()` over the reduction's time); every value
-   the maximum over the ranks: 6 or 7 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
+   the maximum over the ranks: 6 or 10 reductions (2 where an earlier `KSPAUTOBCGS` on the communicator timed them) and 3
    operator applications in all, the last overlapped. Each type predicts its time per iteration from these with the
    model written beside its code (Krasnopolsky's eqs. (12)-(19) in this library's counts; for `KSPCABICGSTAB` the
    4 s - 1 operator applications, 16 s + 1 vector passes (monomial 8 s + 5), the Gram GEMM, the rebuild GEMM of 3 columns, one reduction of the Gram
